@@ -1,0 +1,392 @@
+"""One deal of 500 Rum: the state machine from the deal to its end, with push/pop undo."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from .cards import face_of, face_pretty, iter_bits
+from .legal import (
+    DRAW_PHASE,
+    OVER,
+    PLAY_PHASE,
+    RUMMY_PHASE,
+    Position,
+    claims,
+    legal_moves,
+    take_must_be_used,
+    why_illegal,
+)
+from .melds import Meld, classify
+from .moves import (
+    DISCARD,
+    DRAW,
+    END,
+    LAYOFF,
+    MELD,
+    PASS,
+    RUMMY_LAYOFF,
+    RUMMY_MELD,
+    TAKE,
+    Move,
+    parse_move,
+)
+from .rules import Rules
+from .scoring import points_for
+from .table import lay_off, new_meld, pick_cards, pick_from_pile
+
+IDLE_TURNS_PER_PLAYER = 10
+"""A deal ends when this many rounds of turns pass with no card drawn from the stock
+and none put on the table (a project decision: see docs/rules-decisions.md)."""
+
+
+class IllegalMoveError(ValueError):
+    """A well-formed move that the rules do not allow now; the message says why."""
+
+
+class RecordError(ValueError):
+    """A pack order or restock order that does not fit the game."""
+
+
+class DealResult(NamedTuple):
+    went_out: int | None
+    """The seat that went out, or None."""
+    ended_by: str
+    """'went out', 'stock' (the stock ran out), 'declined' (end with an empty stock),
+    or 'idle' (no progress for too long)."""
+    melded: tuple[int, ...]
+    """Points each player has on the table."""
+    in_hand: tuple[int, ...]
+    """Points each player holds at the end."""
+    scores: tuple[int, ...]
+    """The deal's score for each side (each player, outside a partnership)."""
+
+
+class Deal:
+    """One deal: its cards, whose move it is, and every rule of play."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        players: int,
+        dealer: int,
+        deck: Sequence[int],
+        restock: Sequence[Sequence[int]] = (),
+        rng: random.Random | None = None,
+    ) -> None:
+        self.rules = rules
+        self.players = players
+        self.dealer = dealer
+        self.deck = tuple(deck)
+        self.points = points_for(rules)
+        self.rng = rng
+        self.restock_orders: list[list[int]] = [list(order) for order in restock]
+        dealt = rules.cards_dealt(players)
+        hands = [0] * players
+        for i in range(dealt * players):
+            hands[(dealer + 1 + i) % players] |= 1 << deck[i]
+        self.hands = hands
+        self.pile = [deck[dealt * players]]
+        self.stock = list(reversed(deck[dealt * players + 1:]))
+        self.melds: list[Meld] = []
+        self.credit = [0] * players
+        self.known = [0] * players
+        self.turn = (dealer + 1) % players
+        self.phase = DRAW_PHASE
+        self.must_use = -1
+        self.went_out: int | None = None
+        self.ended_by = ""
+        self.idle_turns = 0
+        self.progress = False
+        self.restocks = 0
+        self.discarder = -1
+        self.moves: list[Move] = []
+        self._stack: list[tuple[object, ...]] = []
+
+    # -- what a player sees -------------------------------------------------
+
+    def position(self) -> Position:
+        """What the player to move sees that decides what it may do."""
+        return Position(self.rules, self.phase, self.hands[self.turn], self.pile, self.melds,
+                        len(self.stock), self.must_use)
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    def legal_moves(self) -> list[Move]:
+        return legal_moves(self.position())
+
+    def why_illegal(self, move: Move | str) -> str | None:
+        """None if the move is legal now, else the reason in a player's words."""
+        if isinstance(move, str):
+            move = parse_move(move)
+        return why_illegal(self.position(), move)
+
+    def is_legal(self, move: Move | str) -> bool:
+        return self.why_illegal(move) is None
+
+    def verify(self, move: Move | str) -> Move:
+        """The move, parsed; raises :class:`IllegalMoveError` with the reason if illegal."""
+        if isinstance(move, str):
+            move = parse_move(move)
+        reason = why_illegal(self.position(), move)
+        if reason is not None:
+            raise IllegalMoveError(reason)
+        return move
+
+    # -- making moves ----------------------------------------------------------
+
+    def play(self, move: Move | str, *, check: bool = True) -> None:
+        """Make a move (checked unless ``check`` is false: for moves from :meth:`legal_moves`)."""
+        if check or isinstance(move, str):
+            move = self.verify(move)
+        self._apply(move)
+
+    def push(self, move: Move | str, *, check: bool = True) -> None:
+        """Make a move that :meth:`pop` can take back."""
+        if check or isinstance(move, str):
+            move = self.verify(move)
+        self._stack.append(self._snapshot())
+        self._apply(move)
+
+    def pop(self) -> Move:
+        """Take back the last pushed move and return it."""
+        move = self.moves[-1]
+        self._restore(self._stack.pop())
+        return move
+
+    def _snapshot(self) -> tuple[object, ...]:
+        return (list(self.hands), list(self.pile), list(self.stock), list(self.melds),
+                list(self.credit), list(self.known), self.turn, self.phase, self.must_use,
+                self.went_out, self.ended_by, self.idle_turns, self.progress, self.restocks,
+                self.discarder, len(self.moves))
+
+    def _restore(self, snap: tuple[object, ...]) -> None:
+        (self.hands, self.pile, self.stock, self.melds, self.credit, self.known,  # type: ignore[assignment]
+         self.turn, self.phase, self.must_use, self.went_out, self.ended_by,  # type: ignore[assignment]
+         self.idle_turns, self.progress, self.restocks, self.discarder, count) = snap  # type: ignore[assignment]
+        del self.moves[count:]  # type: ignore[misc]
+
+    def _apply(self, move: Move) -> None:
+        self.moves.append(move)
+        kind = move.kind
+        seat = self.turn
+        if kind == DISCARD:
+            card = pick_cards(self.hands[seat], move.pieces)
+            assert card is not None
+            self._remove(seat, card[0])
+            self.pile.append(card[0])
+            if not self.hands[seat]:
+                self._finish("went out", seat)
+            else:
+                self._end_turn()
+        elif kind == DRAW:
+            card = self.stock.pop()
+            self.hands[seat] |= 1 << card
+            self.progress = True
+            self.phase = PLAY_PHASE
+        elif kind == MELD or kind == LAYOFF:
+            self._lay(seat, move)
+            if not self.hands[seat]:
+                self._finish("went out", seat)
+        elif kind == TAKE:
+            self._take(seat, move.pieces[0])
+        elif kind == RUMMY_MELD or kind == RUMMY_LAYOFF:
+            self._claim(seat, move)
+        elif kind == PASS:
+            self._ask_claims(seat + 1)
+        elif kind == END:
+            self._finish("declined", None)
+        else:  # pragma: no cover - parse_move admits no other kind
+            raise IllegalMoveError(f"unknown move {move}")
+
+    def _remove(self, seat: int, card: int) -> None:
+        bit = ~(1 << card)
+        self.hands[seat] &= bit
+        self.known[seat] &= bit
+        if card == self.must_use:
+            self.must_use = -1
+
+    def _take(self, seat: int, face: int) -> None:
+        pile = self.pile
+        index = len(pile) - 1
+        while face_of(pile[index]) != face:
+            index -= 1
+        if take_must_be_used(self.rules, len(pile), index, len(self.stock)):
+            self.must_use = pile[index]
+        taken = 0
+        for card in pile[index:]:
+            taken |= 1 << card
+        del pile[index:]
+        self.hands[seat] |= taken
+        self.known[seat] |= taken
+        self.phase = PLAY_PHASE
+
+    def _lay(self, seat: int, move: Move) -> None:
+        cards = pick_cards(self.hands[seat], move.pieces, self.must_use)
+        assert cards is not None
+        for card in cards:
+            self._remove(seat, card)
+        self._put_on_table(seat, move, cards)
+
+    def _put_on_table(self, seat: int, move: Move, cards: list[int]) -> None:
+        if move.kind in (MELD, RUMMY_MELD):
+            shape = classify(move.pieces, self.rules)
+            meld, credit = new_meld(len(self.melds) + 1, shape, cards, seat, self.points)
+            self.melds.append(meld)
+        else:
+            index = move.meld - 1
+            meld, credit = lay_off(self.melds[index], move.pieces[0], cards[0], seat,
+                                   self.points)
+            self.melds[index] = meld
+        self.credit[seat] += credit
+        self.progress = True
+
+    def _claim(self, seat: int, move: Move) -> None:
+        indices = pick_from_pile(self.pile, move.pieces)
+        assert indices is not None
+        cards = [self.pile[i] for i in indices]
+        for index in sorted(indices, reverse=True):
+            del self.pile[index]
+        self._put_on_table(seat, move, cards)
+        self._ask_claims(seat)
+
+    def _end_turn(self) -> None:
+        if self.progress:
+            self.idle_turns = 0
+        else:
+            self.idle_turns += 1
+        self.progress = False
+        policy = self.rules.stock_exhausted
+        if not self.stock and (policy == "end" or (policy == "reshuffle" and self.restocks)):
+            self._finish("stock", None)
+            return
+        if self.idle_turns >= IDLE_TURNS_PER_PLAYER * self.players:
+            self._finish("idle", None)
+            return
+        self.discarder = self.turn
+        if self.rules.rummy_calls:
+            self._ask_claims(self.turn + 1)
+        else:
+            self._begin_turn((self.turn + 1) % self.players)
+
+    def _ask_claims(self, seat: int) -> None:
+        """Ask the next player from ``seat`` on (not the discarder) who has a claim."""
+        seat %= self.players
+        if seat != self.discarder and claims(self.rules, self.pile, self.melds):
+            self.turn = seat
+            self.phase = RUMMY_PHASE
+            return
+        self._begin_turn((self.discarder + 1) % self.players)
+
+    def _begin_turn(self, seat: int) -> None:
+        self.turn = seat
+        self.phase = DRAW_PHASE
+        if not self.stock and self.rules.stock_exhausted == "reshuffle":
+            if len(self.pile) < 2:
+                self._finish("stock", None)
+            else:
+                self._reshuffle()
+
+    def _reshuffle(self) -> None:
+        cards = self.pile[:-1]
+        if self.restocks < len(self.restock_orders):
+            order = self._cards_for_faces(self.restock_orders[self.restocks], cards)
+        else:
+            if self.rng is None:
+                raise RecordError("the stock ran out and the record gives no restock order")
+            order = list(cards)
+            self.rng.shuffle(order)
+            self.restock_orders.append(order)
+        self.pile = self.pile[-1:]
+        self.stock = list(reversed(order))
+        self.restocks += 1
+
+    @staticmethod
+    def _cards_for_faces(order: list[int], cards: list[int]) -> list[int]:
+        """The given restock order (cards or faces) matched to the pile's physical cards."""
+        left = list(cards)
+        matched = []
+        for wanted in order:
+            for i, card in enumerate(left):
+                if card == wanted:
+                    matched.append(left.pop(i))
+                    break
+            else:
+                for i, card in enumerate(left):
+                    if face_of(card) == face_of(wanted):
+                        matched.append(left.pop(i))
+                        break
+                else:
+                    raise RecordError(
+                        f"the restock order names {face_pretty(face_of(wanted))}, which is "
+                        "not in the pile being reshuffled"
+                    )
+        if left:
+            raise RecordError(
+                f"the restock order leaves out {len(left)} card(s) of the pile being reshuffled"
+            )
+        return matched
+
+    def _finish(self, ended_by: str, went_out: int | None) -> None:
+        self.phase = OVER
+        self.ended_by = ended_by
+        self.went_out = went_out
+        self.must_use = -1
+
+    # -- the end ---------------------------------------------------------------
+
+    def result(self) -> DealResult:
+        """Points on the table, in hand, and each side's score for the deal."""
+        if self.phase != OVER:
+            raise ValueError("the deal is not over")
+        rules = self.rules
+        players = self.players
+        in_hand = tuple(self.points.in_hand(hand) for hand in self.hands)
+        melded = tuple(self.credit)
+        sides = rules.sides(players)
+        scores = [0] * sides
+        for seat in range(players):
+            side = rules.side_of(seat)
+            scores[side] += melded[seat]
+            if not rules.add_hand_to_winner:
+                scores[side] -= in_hand[seat]
+        if rules.add_hand_to_winner:
+            if self.went_out is not None:
+                winner = rules.side_of(self.went_out)
+                scores[winner] += sum(
+                    in_hand[s] for s in range(players) if rules.side_of(s) != winner
+                )
+            elif sides == 2:
+                for seat in range(players):
+                    scores[1 - rules.side_of(seat)] += in_hand[seat]
+        if self.went_out is not None:
+            scores[rules.side_of(self.went_out)] += self.points.going_out_bonus
+        return DealResult(self.went_out, self.ended_by, melded, in_hand, tuple(scores))
+
+    # -- checks and text -----------------------------------------------------------
+
+    def all_cards(self) -> list[int]:
+        """Every card of the deal, wherever it lies (each exactly once if all is well)."""
+        cards = list(self.pile) + list(self.stock)
+        for hand in self.hands:
+            cards.extend(iter_bits(hand))
+        for meld in self.melds:
+            cards.extend(c.card for c in meld.cards)
+        return cards
+
+    def fen(self) -> str:
+        """A one-line summary of the position, for reprs, errors and tests."""
+        hands = "/".join(
+            " ".join(face_pretty(face_of(c)) for c in iter_bits(h)) or "-" for h in self.hands
+        )
+        pile = " ".join(face_pretty(face_of(c)) for c in self.pile) or "-"
+        melds = " ".join(f"{m.name}[{m.describe()}]" for m in self.melds) or "-"
+        return (f"seat {self.turn} {self.phase} | hands {hands} | pile {pile} | "
+                f"stock {len(self.stock)} | table {melds}")
+
+    def __repr__(self) -> str:
+        return f"<Deal {self.fen()}>"
+

@@ -1,0 +1,167 @@
+"""A game of 500 Rum: deals one after another, the running totals, and the winner."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from .cards import make_pack
+from .deal import Deal, DealResult, IllegalMoveError
+from .legal import OVER
+from .moves import Move
+from .rules import PRESETS, Rules
+from .view import PlayerView, view_of
+
+
+class Game:
+    """A whole game: the current :class:`Deal`, every finished one, totals and the winner.
+
+    Randomness comes only from ``rng`` (or ``seed``): the first dealer, every
+    shuffle. ``auto_deal=False`` leaves the next deal to :meth:`start_deal` (for
+    replaying a record, whose pack orders are given).
+    """
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        players: int = 2,
+        *,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+        dealer: int | None = None,
+        auto_deal: bool = True,
+    ) -> None:
+        self.rules = rules if rules is not None else PRESETS["classic"]
+        self.rules.check_players(players)
+        self.players = players
+        self.rng = rng if rng is not None else random.Random(seed)
+        self.auto_deal = auto_deal
+        self.first_dealer = self.rng.randrange(players) if dealer is None else dealer
+        if not 0 <= self.first_dealer < players:
+            raise ValueError(f"the dealer must be a seat from 0 to {players - 1}")
+        self.deals: list[Deal] = []
+        self.results: list[DealResult] = []
+        self.totals = [0] * self.rules.sides(players)
+        self.finished = False
+        self.winner: int | None = None
+        self.margin = 0
+        self._stack: list[tuple[Any, ...]] = []
+        if auto_deal:
+            self.start_deal()
+
+    # -- deals ---------------------------------------------------------------------------
+
+    @property
+    def deal(self) -> Deal:
+        if not self.deals:
+            raise ValueError("no deal has started")
+        return self.deals[-1]
+
+    def next_dealer(self) -> int:
+        return (self.first_dealer + len(self.deals)) % self.players
+
+    def start_deal(
+        self,
+        deck: Sequence[int] | None = None,
+        restock: Sequence[Sequence[int]] = (),
+        dealer: int | None = None,
+    ) -> Deal:
+        """Deal the next hand from ``deck`` (cards, in dealing order) or a fresh shuffle."""
+        if self.finished:
+            raise ValueError("the game is over")
+        if self.deals and not self.deals[-1].over:
+            raise ValueError("the current deal is not over")
+        pack = make_pack(self.rules.deck_count(self.players), self.rules.jokers_in_each_deck)
+        if deck is None:
+            self.rng.shuffle(pack)
+            deck = pack
+        elif sorted(deck) != sorted(pack):
+            raise ValueError("the pack order does not hold exactly the cards of the pack")
+        if dealer is None:
+            dealer = self.next_dealer()
+        deal = Deal(self.rules, self.players, dealer, deck, restock, self.rng)
+        self.deals.append(deal)
+        return deal
+
+    # -- moves ---------------------------------------------------------------------------
+
+    @property
+    def turn(self) -> int:
+        """The seat the game waits for."""
+        return self.deal.turn
+
+    def legal_moves(self) -> list[Move]:
+        return [] if self.finished else self.deal.legal_moves()
+
+    def why_illegal(self, move: Move | str) -> str | None:
+        if self.finished:
+            return "the game is over"
+        return self.deal.why_illegal(move)
+
+    def play(self, move: Move | str, *, check: bool = True) -> None:
+        """Make a move; when it ends the deal, score it and (with auto_deal) deal again."""
+        if self.finished:
+            raise IllegalMoveError("the game is over")
+        self.deal.play(move, check=check)
+        if self.deal.over:
+            self._finish_deal()
+
+    def push(self, move: Move | str, *, check: bool = True) -> None:
+        """Make a move that :meth:`pop` takes back exactly, across deal ends too."""
+        if self.finished:
+            raise IllegalMoveError("the game is over")
+        deal = self.deal
+        count, results = len(self.deals), len(self.results)
+        deal.push(move, check=check)
+        rng_state = self.rng.getstate() if deal.over else None
+        self._stack.append((count, results, list(self.totals), self.finished, self.winner,
+                            self.margin, rng_state))
+        if deal.over:
+            self._finish_deal()
+
+    def pop(self) -> Move:
+        count, results, totals, finished, winner, margin, rng_state = self._stack.pop()
+        del self.deals[count:]
+        del self.results[results:]
+        self.totals, self.finished, self.winner, self.margin = totals, finished, winner, margin
+        if rng_state is not None:
+            self.rng.setstate(rng_state)
+        return self.deal.pop()
+
+    # -- scoring ----------------------------------------------------------------------------
+
+    def _finish_deal(self) -> None:
+        result = self.deal.result()
+        self.results.append(result)
+        for side, score in enumerate(result.scores):
+            self.totals[side] += score
+        self._check_end()
+        if not self.finished and self.auto_deal:
+            self.start_deal()
+
+    def _check_end(self) -> None:
+        rules = self.rules
+        totals = self.totals
+        best = max(totals)
+        leaders = [side for side, total in enumerate(totals) if total == best]
+        if rules.target_score is not None and best >= rules.target_score and len(leaders) == 1:
+            self._end(leaders[0])
+        elif rules.max_deals is not None and len(self.results) >= rules.max_deals:
+            self._end(leaders[0] if len(leaders) == 1 else None)
+
+    def _end(self, winner: int | None) -> None:
+        self.finished = True
+        self.winner = winner
+        if winner is not None:
+            self.totals[winner] += self.rules.final_bonus // self.rules.point_divisor
+            others = [t for side, t in enumerate(self.totals) if side != winner]
+            self.margin = self.totals[winner] - max(others)
+
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` may see of the current deal, with the running totals."""
+        return view_of(self.deal, seat, tuple(self.totals), len(self.deals) - 1)
+
+    def __repr__(self) -> str:
+        return (f"<Game {self.rules.preset} players={self.players} deals={len(self.deals)} "
+                f"totals={self.totals} finished={self.finished}>")

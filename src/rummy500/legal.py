@@ -1,0 +1,365 @@
+"""Which moves are legal, and why a move is not, from what the player to move can see.
+
+Everything here is a function of the rules, the phase, the mover's hand, the
+discard pile, the table, the stock's size and the card the mover must still use.
+The engine calls it with its state, a player's view with its own: both see the
+same answer.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .cards import JOKER, face_pretty, faces_present, iter_bits, joker_count
+from .melds import (
+    DECLARED,
+    IMPOSSIBLE,
+    JOKER_SET,
+    Meld,
+    MeldError,
+    accepts,
+    cards_needed_to_use,
+    classify,
+    find_melds,
+    joker_cards_needed,
+    piece_face,
+    piece_pretty,
+)
+from .moves import (
+    DISCARD,
+    DRAW,
+    END,
+    LAYOFF,
+    MELD,
+    PASS,
+    RUMMY_LAYOFF,
+    RUMMY_MELD,
+    TAKE,
+    Move,
+)
+from .rules import Rules
+from .scoring import points_for
+from .table import lay_off, new_meld, pick_cards, pick_from_pile
+
+DRAW_PHASE = "draw"
+PLAY_PHASE = "play"
+RUMMY_PHASE = "rummy"
+OVER = "over"
+
+DRAW_MOVE = Move(DRAW)
+END_MOVE = Move(END)
+PASS_MOVE = Move(PASS)
+
+
+class Position(NamedTuple):
+    """What the player to move sees that decides what it may do."""
+
+    rules: Rules
+    phase: str
+    hand: int
+    pile: list[int]
+    melds: list[Meld]
+    stock_count: int
+    must_use: int
+
+
+def _jokers(rules: Rules, cards: int) -> tuple[int, int]:
+    """(wild, Persian) joker counts of a card set."""
+    count = joker_count(cards)
+    if not count:
+        return 0, 0
+    return (count, 0) if rules.jokers == "wild" else (0, count)
+
+
+def _needed(rules: Rules, card: int, others: int, melds: list[Meld]) -> int:
+    """The fewest cards with which ``card`` goes to the table, given ``others`` held too."""
+    wild, persian = _jokers(rules, others)
+    faces = faces_present(others)
+    if card & 15 == 15:
+        return joker_cards_needed(faces, wild, persian, melds, rules.min_run, rules.jokers)
+    return cards_needed_to_use(card & 63, faces, wild, persian, melds, rules.min_run)
+
+
+def can_still_use(rules: Rules, card: int, hand: int, melds: list[Meld]) -> bool:
+    """Whether ``card`` (held in ``hand``) can still reach the table this turn."""
+    needed = _needed(rules, card, hand & ~(1 << card), melds)
+    if needed == IMPOSSIBLE:
+        return False
+    return needed <= hand.bit_count() - (1 if rules.discard_to_go_out else 0)
+
+
+def take_must_be_used(rules: Rules, pile_len: int, index: int, stock_count: int) -> bool:
+    return index < pile_len - 1 or rules.top_discard_must_be_used or stock_count == 0
+
+
+# ---------------------------------------------------------------------------
+# Listing
+
+
+def legal_moves(pos: Position) -> list[Move]:
+    """Every legal move, and nothing else."""
+    phase = pos.phase
+    if phase == PLAY_PHASE:
+        return _play_moves(pos)
+    if phase == DRAW_PHASE:
+        return _draw_moves(pos)
+    if phase == RUMMY_PHASE:
+        return [*claims(pos.rules, pos.pile, pos.melds), PASS_MOVE]
+    return []
+
+
+def _draw_moves(pos: Position) -> list[Move]:
+    rules, pile, hand = pos.rules, pos.pile, pos.hand
+    moves = [DRAW_MOVE] if pos.stock_count else [END_MOVE]
+    seen = 0
+    taken = 0
+    top = len(pile) - 1
+    for index in range(top, -1, -1):
+        card = pile[index]
+        taken |= 1 << card
+        face = JOKER if card & 15 == 15 else card & 63
+        if seen >> face & 1:
+            continue
+        seen |= 1 << face
+        if take_must_be_used(rules, len(pile), index, pos.stock_count) and not can_still_use(
+            rules, card, hand | taken, pos.melds
+        ):
+            continue
+        moves.append(Move(TAKE, (face,)))
+    return moves
+
+
+def _play_moves(pos: Position) -> list[Move]:
+    rules, hand, melds = pos.rules, pos.hand, pos.melds
+    faces = faces_present(hand)
+    wild, persian = _jokers(rules, hand)
+    count = hand.bit_count()
+    keep = 1 if rules.discard_to_go_out else 0
+    candidates: list[Move] = []
+    for pieces in find_melds(faces, wild, persian, rules.min_run):
+        if len(pieces) + keep <= count:
+            candidates.append(Move(MELD, pieces))
+    if count > keep:
+        for meld in melds:
+            candidates.extend(_layoffs(LAYOFF, meld, faces, wild, persian))
+    if pos.must_use >= 0:
+        return [m for m in candidates if _keeps_obligation(pos, m)]
+    candidates.extend(Move(DISCARD, (face,)) for face in iter_bits(faces))
+    if wild or persian:
+        candidates.append(Move(DISCARD, (JOKER,)))
+    return candidates
+
+
+def _layoffs(kind: str, meld: Meld, faces: int, wild: int, persian: int) -> list[Move]:
+    fits = accepts(meld)
+    if not fits:
+        return []
+    number = meld.number
+    if meld.kind == JOKER_SET:
+        return [Move(kind, (JOKER,), number)] if persian else []
+    moves = [Move(kind, (face,), number) for face in iter_bits(fits & faces)]
+    if wild:
+        moves.extend(Move(kind, (DECLARED + face,), number) for face in iter_bits(fits))
+    return moves
+
+
+def _keeps_obligation(pos: Position, move: Move) -> bool:
+    """With a card still to use: the play uses it, or leaves a way to use it."""
+    must = pos.must_use
+    must_face = JOKER if must & 15 == 15 else must & 63
+    if any((JOKER if p >= DECLARED else p) == must_face for p in move.pieces):
+        return True
+    hand, melds = _after_play(pos, move)
+    return can_still_use(pos.rules, must, hand, melds)
+
+
+def _after_play(pos: Position, move: Move) -> tuple[int, list[Meld]]:
+    cards = pick_cards(pos.hand, move.pieces, pos.must_use)
+    assert cards is not None
+    hand = pos.hand
+    for card in cards:
+        hand &= ~(1 << card)
+    points = points_for(pos.rules)
+    melds = list(pos.melds)
+    if move.kind == MELD:
+        shape = classify(move.pieces, pos.rules)
+        melds.append(new_meld(len(melds) + 1, shape, cards, 0, points)[0])
+    else:
+        index = move.meld - 1
+        melds[index] = lay_off(melds[index], move.pieces[0], cards[0], 0, points)[0]
+    return hand, melds
+
+
+def claims(rules: Rules, pile: list[int], melds: list[Meld]) -> list[Move]:
+    """Every rummy claim the pile offers: melds of pile cards alone, pile cards laid off."""
+    cards = 0
+    for card in pile:
+        cards |= 1 << card
+    faces = faces_present(cards)
+    wild, persian = _jokers(rules, cards)
+    moves = [Move(RUMMY_MELD, p) for p in find_melds(faces, wild, persian, rules.min_run)]
+    for meld in melds:
+        moves.extend(_layoffs(RUMMY_LAYOFF, meld, faces, wild, persian))
+    return moves
+
+
+# ---------------------------------------------------------------------------
+# Checking one move, with the reason
+
+
+def why_illegal(pos: Position, move: Move) -> str | None:
+    """None if ``move`` is legal, else why not, in a player's words."""
+    phase = pos.phase
+    kind = move.kind
+    if phase == OVER:
+        return "the deal is over"
+    if phase == RUMMY_PHASE:
+        if kind == PASS:
+            return None
+        if kind not in (RUMMY_MELD, RUMMY_LAYOFF):
+            return ("a rummy call is open: claim cards from the pile (rummy meld …, "
+                    "rummy layoff … mN) or pass")
+        return _why_claim(pos, move)
+    if kind in (PASS, RUMMY_MELD, RUMMY_LAYOFF):
+        if not pos.rules.rummy_calls:
+            return "rummy calls are not played in this game"
+        return "you can call rummy only on another player's discard, before the next turn"
+    if phase == DRAW_PHASE:
+        if kind == DRAW:
+            if pos.stock_count == 0:
+                return "the stock is empty: take from the discard pile, or end the deal (end)"
+            return None
+        if kind == TAKE:
+            return _why_take(pos, move.pieces[0])
+        if kind == END:
+            if pos.stock_count:
+                return "you can end the deal only when the stock is empty; draw or take instead"
+            return None
+        return "draw first: the top card of the stock, or cards from the discard pile"
+    # play phase
+    if kind in (DRAW, TAKE):
+        return "you have already drawn this turn"
+    if kind == END:
+        return "end is only for declining the pile when the stock is empty"
+    if kind == DISCARD:
+        return _why_discard(pos, move.pieces[0])
+    if kind == MELD:
+        reason = _why_meld(pos, move.pieces)
+    else:
+        reason = _why_layoff(pos, move)
+    if reason is None and pos.must_use >= 0 and not _keeps_obligation(pos, _canonical(pos, move)):
+        face = pos.must_use & 63 if pos.must_use & 15 != 15 else JOKER
+        reason = (f"that would leave no way to use {face_pretty(face)}, which you took from "
+                  "the pile and must use this turn")
+    return reason
+
+
+def _canonical(pos: Position, move: Move) -> Move:
+    if move.kind == MELD:
+        return move._replace(pieces=classify(move.pieces, pos.rules).pieces)
+    return move
+
+
+def _why_take(pos: Position, face: int) -> str | None:
+    pile = pos.pile
+    for index in range(len(pile) - 1, -1, -1):
+        card = pile[index]
+        if (JOKER if card & 15 == 15 else card & 63) == face:
+            break
+    else:
+        return f"{face_pretty(face)} is not in the discard pile"
+    if not take_must_be_used(pos.rules, len(pile), index, pos.stock_count):
+        return None
+    taken = 0
+    for above in pile[index:]:
+        taken |= 1 << above
+    if can_still_use(pos.rules, card, pos.hand | taken, pos.melds):
+        return None
+    keep = " and still keep a card to discard" if pos.rules.discard_to_go_out else ""
+    why = ("the stock is empty, so any card taken from the pile must be used at once"
+           if pos.stock_count == 0 and index == len(pile) - 1 and
+           not pos.rules.top_discard_must_be_used else
+           f"you may take {face_pretty(face)} from the pile only to use it at once in a meld "
+           "or lay-off")
+    return f"{why}, and you cannot use it{keep}"
+
+
+def _why_discard(pos: Position, face: int) -> str | None:
+    if pick_cards(pos.hand, (face,)) is None:
+        return f"you do not hold {face_pretty(face)}"
+    if pos.must_use >= 0:
+        must = JOKER if pos.must_use & 15 == 15 else pos.must_use & 63
+        return f"you took {face_pretty(must)} from the pile and must use it before you discard"
+    return None
+
+
+def _why_not_held(hand: int, pieces: tuple[int, ...], jokers: str) -> str | None:
+    if pick_cards(hand, pieces) is not None:
+        return None
+    for piece in pieces:
+        if piece >= DECLARED or piece == JOKER:
+            if jokers == "none":
+                return "there are no jokers in this game"
+            if pick_cards(hand, tuple(p for p in pieces if p >= DECLARED or p == JOKER)) is None:
+                return "you do not hold that many jokers"
+        elif pick_cards(hand, (piece,)) is None:
+            return f"you do not hold {face_pretty(piece)}"
+    return "you do not hold two of the same card"
+
+
+def _why_meld(pos: Position, pieces: tuple[int, ...]) -> str | None:
+    missing = _why_not_held(pos.hand, pieces, pos.rules.jokers)
+    if missing:
+        return missing
+    try:
+        classify(pieces, pos.rules)
+    except MeldError as error:
+        return str(error)
+    if pos.rules.discard_to_go_out and len(pieces) >= pos.hand.bit_count():
+        return "you must keep a card to discard when you go out (Boathouse rule)"
+    return None
+
+
+def _why_layoff(pos: Position, move: Move) -> str | None:
+    piece = move.pieces[0]
+    missing = _why_not_held(pos.hand, move.pieces, pos.rules.jokers)
+    if missing:
+        return missing
+    reason = _why_not_fit(pos.rules, pos.melds, piece, move.meld)
+    if reason:
+        return reason
+    if pos.rules.discard_to_go_out and pos.hand.bit_count() <= 1:
+        return "you must keep a card to discard when you go out (Boathouse rule)"
+    return None
+
+
+def _why_not_fit(rules: Rules, melds: list[Meld], piece: int, number: int) -> str | None:
+    if not 1 <= number <= len(melds):
+        return f"there is no meld m{number} on the table"
+    meld = melds[number - 1]
+    if piece == JOKER:
+        if rules.jokers == "wild":
+            return "say which card the joker stands for, like *=9h"
+        if meld.kind != JOKER_SET:
+            return "jokers are not wild in this game: they go only on a set of jokers"
+        if not accepts(meld):
+            return f"m{number} already holds four jokers"
+        return None
+    if piece >= DECLARED and rules.jokers != "wild":
+        return "jokers are not wild in this game and cannot stand for a card"
+    face = piece_face(piece)
+    if accepts(meld) >> face & 1 and meld.kind != JOKER_SET:
+        return None
+    return f"{piece_pretty(piece)} does not fit m{number} ({meld.describe()})"
+
+
+def _why_claim(pos: Position, move: Move) -> str | None:
+    if pick_from_pile(pos.pile, move.pieces) is None:
+        return "a rummy claim takes only cards that are in the discard pile"
+    if move.kind == RUMMY_MELD:
+        try:
+            classify(move.pieces, pos.rules)
+        except MeldError as error:
+            return str(error)
+        return None
+    return _why_not_fit(pos.rules, pos.melds, move.pieces[0], move.meld)

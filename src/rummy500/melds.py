@@ -1,0 +1,380 @@
+"""What is a meld, what a meld accepts, and what cards are worth where they lie.
+
+Melds are reasoned about in *faces* (see :mod:`rummy500.cards`). A run's cards
+are placed at *positions* 1..14 of its suit: position ``r`` is rank ``r`` and
+position 14 is the ace played high, so an ace in a run is low at 1 or high at 14
+and never both (no run goes round the corner, and none holds both aces).
+
+A *piece* is one element of a meld move: a natural face (0..63), a wild joker
+declared as face ``f`` (``DECLARED + f``), or an undeclared joker
+(:data:`~rummy500.cards.JOKER`, how Persian jokers are melded).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations
+from typing import NamedTuple
+
+from .cards import JOKER, face_pretty, rank_of, suit_of
+from .rules import Rules
+
+RUN, SET, JOKER_SET = 0, 1, 2
+KIND_NAMES = ("run", "set", "set of jokers")
+DECLARED = 64
+ACE_HIGH = 14
+
+
+def piece_face(piece: int) -> int:
+    """The face a piece stands for (a declared joker: the declared face)."""
+    return piece - DECLARED if piece >= DECLARED else piece
+
+
+def is_joker_piece(piece: int) -> bool:
+    return piece >= DECLARED or piece == JOKER
+
+
+def position_face(suit: int, position: int) -> int:
+    return suit << 4 | (1 if position == ACE_HIGH else position)
+
+
+def piece_pretty(piece: int) -> str:
+    if piece >= DECLARED:
+        return f"joker as {face_pretty(piece - DECLARED)}"
+    return face_pretty(piece)
+
+
+class TableCard(NamedTuple):
+    card: int
+    """The physical card."""
+    face: int
+    """The face it stands for: its own, the declared one for a wild joker, JOKER for Persian."""
+    seat: int
+    """The player who laid it (and is credited with it)."""
+    points: int
+
+
+class Meld(NamedTuple):
+    """A meld on the table; a new value replaces it when a card is laid off."""
+
+    number: int
+    kind: int
+    suit: int
+    """The run's suit (-1 for sets)."""
+    rank: int
+    """The set's rank (0 for runs and joker sets)."""
+    lo: int
+    hi: int
+    """The run's lowest and highest positions (0 for sets)."""
+    faces: int
+    """Bitset of the faces the meld holds (declared faces for jokers)."""
+    cards: tuple[TableCard, ...]
+
+    @property
+    def name(self) -> str:
+        return f"m{self.number}"
+
+    def describe(self) -> str:
+        ordered = sorted(self.cards, key=lambda c: self.order_key(c.face))
+        return " ".join(
+            ("*=" if c.card & 15 == 15 and c.face != JOKER else "") + face_pretty(c.face)
+            if c.face != JOKER
+            else "*"
+            for c in ordered
+        )
+
+    def order_key(self, face: int) -> int:
+        if self.kind == RUN:
+            rank = rank_of(face)
+            return ACE_HIGH if rank == 1 and self.hi == ACE_HIGH else rank
+        return suit_of(face)
+
+
+class MeldShape(NamedTuple):
+    kind: int
+    suit: int
+    rank: int
+    lo: int
+    hi: int
+    pieces: tuple[int, ...]
+    """The pieces in canonical order (runs low to high, sets by suit)."""
+
+
+class MeldError(ValueError):
+    """Cards that do not form a meld, with the reason in a player's words."""
+
+
+def accepts(meld: Meld) -> int:
+    """The faces that can be laid off onto ``meld`` (JOKER's bit for a joker set)."""
+    if meld.kind == RUN:
+        bits = 0
+        if meld.lo > 1 and not (meld.lo == 2 and meld.hi == ACE_HIGH):
+            bits |= 1 << position_face(meld.suit, meld.lo - 1)
+        if meld.hi < ACE_HIGH and not (meld.hi == 13 and meld.lo == 1):
+            bits |= 1 << position_face(meld.suit, meld.hi + 1)
+        return bits
+    if len(meld.cards) >= 4:
+        return 0
+    if meld.kind == JOKER_SET:
+        return 1 << JOKER
+    rank = meld.rank
+    every = 1 << rank | 1 << (16 + rank) | 1 << (32 + rank) | 1 << (48 + rank)
+    return every & ~meld.faces
+
+
+def layoff_position(meld: Meld, face: int) -> int:
+    """Where ``face`` goes on the run ``meld`` (an ace that fits both ends goes high)."""
+    rank = rank_of(face)
+    if rank == 1:
+        return ACE_HIGH if meld.hi == 13 else 1
+    return rank
+
+
+def classify(pieces: tuple[int, ...], rules: Rules) -> MeldShape:
+    """Check that ``pieces`` form a meld under ``rules`` and give its canonical shape."""
+    if len(pieces) < 3:
+        raise MeldError("a meld needs at least three cards")
+    plain_jokers = sum(1 for p in pieces if p == JOKER)
+    declared = sum(1 for p in pieces if p >= DECLARED)
+    if plain_jokers:
+        if rules.jokers == "wild":
+            raise MeldError("say which card each joker stands for, like *=6h")
+        if rules.jokers != "persian":
+            raise MeldError("there are no jokers in this game")
+        if plain_jokers != len(pieces):
+            raise MeldError("jokers are not wild in this game: they meld only with each other")
+        if len(pieces) > 4:
+            raise MeldError("a set of jokers holds at most four")
+        return MeldShape(JOKER_SET, -1, 0, 0, 0, pieces)
+    if declared and rules.jokers != "wild":
+        raise MeldError("jokers are not wild in this game and cannot stand for a card")
+    if declared == len(pieces):
+        raise MeldError("a meld needs at least one natural card besides its jokers")
+    faces = [piece_face(p) for p in pieces]
+    if len(set(faces)) != len(faces):
+        raise MeldError("a meld cannot hold the same card twice")
+    words = " ".join(piece_pretty(p) for p in pieces)
+    ranks = {rank_of(f) for f in faces}
+    suits = {suit_of(f) for f in faces}
+    if len(ranks) == 1:
+        if len(pieces) > 4:
+            raise MeldError(f"{words} is not a meld: a set holds at most four cards, one of each suit")
+        rank = ranks.pop()
+        ordered = tuple(sorted(pieces, key=lambda p: suit_of(piece_face(p))))
+        return MeldShape(SET, -1, rank, 0, 0, ordered)
+    if len(suits) != 1:
+        raise MeldError(
+            f"{words} is not a meld: a set is three or four cards of one rank, "
+            "a run three or more cards of one suit in sequence"
+        )
+    suit = suits.pop()
+    high = 13 in ranks
+    def position(piece: int) -> int:
+        rank = rank_of(piece_face(piece))
+        return ACE_HIGH if rank == 1 and high else rank
+    ordered = tuple(sorted(pieces, key=position))
+    lo, hi = position(ordered[0]), position(ordered[-1])
+    if hi - lo + 1 != len(ordered):
+        if 1 in ranks and 13 in ranks and 2 in ranks:
+            raise MeldError(f"{words} is not a run: runs do not go round the corner (K-A-2)")
+        raise MeldError(f"{words} is not a run: the cards of a run follow one another")
+    if len(ordered) < rules.min_run:
+        raise MeldError(f"{words} is not a meld: a run needs at least {rules.min_run} cards")
+    return MeldShape(RUN, suit, 0, lo, hi, ordered)
+
+
+# ---------------------------------------------------------------------------
+# Finding every meld a set of faces can make
+
+
+@lru_cache(maxsize=None)
+def _run_windows(ext: int, min_run: int) -> tuple[tuple[int, int], ...]:
+    """Every (lo, hi) window of consecutive positions present in ``ext``."""
+    windows = []
+    pos = 1
+    while pos <= ACE_HIGH:
+        if ext >> pos & 1:
+            start = pos
+            while pos <= ACE_HIGH and ext >> pos & 1:
+                pos += 1
+            end = pos - 1
+            for lo in range(start, end - min_run + 2):
+                for hi in range(lo + min_run - 1, end + 1):
+                    if not (lo == 1 and hi == ACE_HIGH):
+                        windows.append((lo, hi))
+        pos += 1
+    return tuple(windows)
+
+
+@lru_cache(maxsize=None)
+def _natural_runs(suit: int, bits: int, min_run: int) -> tuple[tuple[int, ...], ...]:
+    ext = bits | (bits & 2) << 13
+    return tuple(
+        tuple(position_face(suit, p) for p in range(lo, hi + 1))
+        for lo, hi in _run_windows(ext, min_run)
+    )
+
+
+@lru_cache(maxsize=None)
+def _natural_sets(rank: int, suit_mask: int) -> tuple[tuple[int, ...], ...]:
+    suits = [s for s in range(4) if suit_mask >> s & 1]
+    found = []
+    for size in (3, 4):
+        for combo in combinations(suits, size):
+            found.append(tuple(s << 4 | rank for s in combo))
+    return tuple(found)
+
+
+def find_melds(faces: int, wild: int, persian: int, min_run: int) -> list[tuple[int, ...]]:
+    """Every meld (as canonical pieces) that ``faces`` and the jokers can make."""
+    melds: list[tuple[int, ...]] = []
+    if wild:
+        _find_wild_melds(faces, wild, min_run, melds)
+    else:
+        for suit in range(4):
+            bits = faces >> (suit << 4) & 0x3FFE
+            if bits.bit_count() >= 3:
+                melds.extend(_natural_runs(suit, bits, min_run))
+        sets_possible = faces & faces >> 16 & (faces >> 32 | faces >> 48) | (
+            faces >> 32 & faces >> 48 & (faces | faces >> 16)
+        )
+        sets_possible &= 0x3FFE
+        while sets_possible:
+            low = sets_possible & -sets_possible
+            rank = low.bit_length() - 1
+            sets_possible ^= low
+            mask = (faces >> rank & 1) | (faces >> (rank + 15) & 2) | (
+                faces >> (rank + 30) & 4) | (faces >> (rank + 45) & 8)
+            melds.extend(_natural_sets(rank, mask))
+    if persian >= 3:
+        melds.append((JOKER,) * 3)
+        if persian >= 4:
+            melds.append((JOKER,) * 4)
+    return melds
+
+
+def _find_wild_melds(faces: int, wild: int, min_run: int, out: list[tuple[int, ...]]) -> None:
+    for suit in range(4):
+        bits = faces >> (suit << 4) & 0x3FFE
+        if not bits:
+            continue
+        ext = bits | (bits & 2) << 13
+        for lo in range(1, ACE_HIGH + 1):
+            for hi in range(lo + min_run - 1, ACE_HIGH + 1):
+                if lo == 1 and hi == ACE_HIGH:
+                    break
+                window = ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
+                present = ext & window
+                missing = hi - lo + 1 - present.bit_count()
+                if missing > wild:
+                    break
+                if not present:
+                    continue
+                present_positions = [p for p in range(lo, hi + 1) if present >> p & 1]
+                spare = wild - missing
+                for extra in range(0, min(spare, len(present_positions) - 1) + 1):
+                    for replaced in combinations(present_positions, extra):
+                        out.append(tuple(
+                            position_face(suit, p)
+                            + (DECLARED if not present >> p & 1 or p in replaced else 0)
+                            for p in range(lo, hi + 1)
+                        ))
+    for rank in range(1, 14):
+        held = [s for s in range(4) if faces >> (s << 4 | rank) & 1]
+        if not held:
+            continue
+        for size in (3, 4):
+            for target in combinations(range(4), size):
+                natural_options = [s for s in target if s in held]
+                for n in range(1, len(natural_options) + 1):
+                    if size - n > wild:
+                        continue
+                    for naturals in combinations(natural_options, n):
+                        out.append(tuple(
+                            (s << 4 | rank) + (0 if s in naturals else DECLARED) for s in target
+                        ))
+
+
+# ---------------------------------------------------------------------------
+# Whether a card can be used at once (for takes from the pile)
+
+IMPOSSIBLE = 99
+
+
+def cards_needed_to_use(
+    face: int, faces: int, wild: int, persian: int, melds: list[Meld], min_run: int
+) -> int:
+    """The fewest cards (the card itself included) with which ``face`` can go to the table.
+
+    ``faces``, ``wild`` and ``persian`` are what the player holds besides ``face``
+    (natural faces, wild and Persian jokers); ``melds`` is the table. Runs on the
+    table may be reached through a chain of lay-offs. A joker ``face`` is wild
+    when ``persian`` is 0 and the game has wild jokers: the caller passes the
+    kind through :func:`joker_cards_needed` instead. :data:`IMPOSSIBLE` if never.
+    """
+    bit = 1 << face
+    for meld in melds:
+        if accepts(meld) & bit:
+            return 1
+    best = IMPOSSIBLE
+    suit, rank = face >> 4, face & 15
+    suit_bits = faces >> (suit << 4) & 0x3FFE
+    ext = suit_bits | (suit_bits & 2) << 13
+    positions = (1, ACE_HIGH) if rank == 1 else (rank,)
+    for meld in melds:
+        if meld.kind != RUN or meld.suit != suit:
+            continue
+        for pos in positions:
+            if pos > meld.hi and not (pos == ACE_HIGH and meld.lo == 1):
+                gap = range(meld.hi + 1, pos)
+            elif pos < meld.lo and not (pos == 1 and meld.hi == ACE_HIGH):
+                gap = range(pos + 1, meld.lo)
+            else:
+                continue
+            missing = sum(1 for p in gap if not ext >> p & 1)
+            if missing <= wild:
+                best = min(best, len(gap) + 1)
+    other_suits = sum(1 for s in range(4) if s != suit and faces >> (s << 4 | rank) & 1)
+    if other_suits + wild >= 2:
+        return min(best, 3)
+    if _run_through(ext, positions, wild, min_run):
+        best = min(best, min_run)
+    return best
+
+
+def _run_through(ext: int, positions: tuple[int, ...], wild: int, min_run: int) -> bool:
+    """Whether a run of ``min_run`` through one of ``positions`` can be completed."""
+    for pos in positions:
+        for lo in range(max(1, pos - min_run + 1), pos + 1):
+            hi = lo + min_run - 1
+            if hi > ACE_HIGH or (lo == 1 and hi == ACE_HIGH):
+                continue
+            missing = sum(1 for p in range(lo, hi + 1) if p != pos and not ext >> p & 1)
+            if missing <= wild:
+                return True
+    return False
+
+
+def joker_cards_needed(
+    faces: int, wild: int, persian: int, melds: list[Meld], min_run: int, kind: str
+) -> int:
+    """:func:`cards_needed_to_use` for a joker; ``wild``/``persian`` count the other jokers."""
+    if kind == "persian":
+        if any(m.kind == JOKER_SET and len(m.cards) < 4 for m in melds):
+            return 1
+        return 3 if persian >= 2 else IMPOSSIBLE
+    if any(accepts(m) for m in melds if m.kind != JOKER_SET):
+        return 1
+    if not faces:
+        return IMPOSSIBLE
+    if wild >= 1 or any(
+        sum(faces >> (s << 4 | rank) & 1 for s in range(4)) >= 2 for rank in range(1, 14)
+    ):
+        return 3
+    for suit in range(4):
+        bits = faces >> (suit << 4) & 0x3FFE
+        ext = bits | (bits & 2) << 13
+        for pos in range(1, ACE_HIGH + 1):
+            if ext >> pos & 1 and _run_through(ext & ~(1 << pos), (pos,), 1, min_run):
+                return min_run
+    return IMPOSSIBLE

@@ -1,0 +1,157 @@
+"""Moves and their text (the notation of NOTATION.md): ``parse_move`` and ``str(move)``."""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from .cards import JOKER, CardError, face_pretty, face_str, parse_face, rank_of, suit_of
+from .melds import DECLARED, piece_face, piece_pretty
+
+DRAW = "draw"
+TAKE = "take"
+MELD = "meld"
+LAYOFF = "layoff"
+DISCARD = "discard"
+END = "end"
+RUMMY_MELD = "rummy meld"
+RUMMY_LAYOFF = "rummy layoff"
+PASS = "pass"
+
+KINDS = (DRAW, TAKE, MELD, LAYOFF, DISCARD, END, RUMMY_MELD, RUMMY_LAYOFF, PASS)
+
+
+class InvalidMoveError(ValueError):
+    """Text that is not a move at all (whatever the position)."""
+
+
+class Move(NamedTuple):
+    """A move: its kind, its pieces (faces, declared jokers) and the meld it targets."""
+
+    kind: str
+    pieces: tuple[int, ...] = ()
+    meld: int = 0
+
+    def __str__(self) -> str:
+        kind = self.kind
+        if kind in (DRAW, END, PASS):
+            return kind
+        text = " ".join(piece_str(p) for p in self.pieces)
+        if kind in (LAYOFF, RUMMY_LAYOFF):
+            return f"{kind} {text} m{self.meld}"
+        return f"{kind} {text}"
+
+    def describe(self) -> str:
+        """The move in plain words (without who made it)."""
+        kind = self.kind
+        cards = ", ".join(piece_pretty(p) for p in self.pieces)
+        if kind == DRAW:
+            return "draws from the stock"
+        if kind == TAKE:
+            return f"takes {cards} and the cards above it from the pile"
+        if kind == MELD:
+            return f"melds {cards}"
+        if kind == LAYOFF:
+            return f"lays off {cards} on m{self.meld}"
+        if kind == DISCARD:
+            return f"discards {cards}"
+        if kind == END:
+            return "takes nothing from the pile, which ends the deal"
+        if kind == RUMMY_MELD:
+            return f"calls rummy and melds {cards} from the pile"
+        if kind == RUMMY_LAYOFF:
+            return f"calls rummy and lays off {cards} from the pile on m{self.meld}"
+        return "passes"
+
+
+def piece_str(piece: int) -> str:
+    if piece >= DECLARED:
+        return "*=" + face_str(piece - DECLARED)
+    return face_str(piece)
+
+
+def parse_piece(token: str) -> int:
+    if token.startswith("*="):
+        face = parse_face(token[2:])
+        if face == JOKER:
+            raise CardError("a joker cannot stand for a joker")
+        return DECLARED + face
+    return parse_face(token)
+
+
+def canonical_meld(pieces: tuple[int, ...]) -> tuple[int, ...]:
+    """Meld pieces in canonical order: runs low to high, sets by suit c d h s."""
+    faces = [piece_face(p) for p in pieces]
+    if JOKER in faces:
+        return tuple(sorted(pieces))
+    ranks = {rank_of(f) for f in faces}
+    if len(ranks) == 1:
+        return tuple(sorted(pieces, key=lambda p: suit_of(piece_face(p))))
+    high = 13 in ranks
+
+    def key(piece: int) -> tuple[int, int]:
+        face = piece_face(piece)
+        rank = rank_of(face)
+        return (suit_of(face), 14 if rank == 1 and high else rank)
+
+    return tuple(sorted(pieces, key=key))
+
+
+_MELD_ID = re.compile(r"^m([1-9][0-9]*)$", re.IGNORECASE)
+
+
+def _parse_meld_id(token: str) -> int:
+    match = _MELD_ID.match(token)
+    if match is None:
+        raise InvalidMoveError(f"{token!r} is not a meld: melds are named m1, m2, …")
+    return int(match.group(1))
+
+
+def parse_move(text: str) -> Move:
+    """Parse a move in the notation; raises :class:`InvalidMoveError` saying what is wrong."""
+    if not isinstance(text, str):
+        raise InvalidMoveError("a move is a line of text, like 'draw' or 'discard Kc'")
+    words = text.split()
+    if not words:
+        raise InvalidMoveError("the move is empty: say draw, take, meld, layoff or discard")
+    head = words[0].lower()
+    if head == "rummy":
+        if len(words) < 2 or words[1].lower() not in (MELD, LAYOFF):
+            raise InvalidMoveError("a rummy call is 'rummy meld …' or 'rummy layoff CARD mN'")
+        kind = "rummy " + words[1].lower()
+        args = words[2:]
+    else:
+        kind = head
+        args = words[1:]
+    try:
+        return _parse_args(kind, args)
+    except CardError as error:
+        raise InvalidMoveError(str(error)) from None
+
+
+def _parse_args(kind: str, args: list[str]) -> Move:
+    if kind in (DRAW, END, PASS):
+        if args:
+            raise InvalidMoveError(f"'{kind}' takes nothing after it")
+        return Move(kind)
+    if kind in (TAKE, DISCARD):
+        if len(args) != 1:
+            raise InvalidMoveError(f"'{kind}' names one card, like '{kind} 7h'")
+        face = parse_face(args[0])
+        return Move(kind, (face,))
+    if kind in (MELD, RUMMY_MELD):
+        if len(args) < 3:
+            raise InvalidMoveError(f"'{kind}' names the three or more cards of the meld")
+        return Move(kind, canonical_meld(tuple(parse_piece(a) for a in args)))
+    if kind in (LAYOFF, RUMMY_LAYOFF):
+        if len(args) != 2:
+            raise InvalidMoveError(f"'{kind}' names one card and a meld, like '{kind} 8h m2'")
+        return Move(kind, (parse_piece(args[0]),), _parse_meld_id(args[1]))
+    raise InvalidMoveError(
+        f"{kind!r} is not a move: the moves are draw, take, meld, layoff, discard, end, "
+        "rummy and pass"
+    )
+
+
+def faces_pretty(faces: tuple[int, ...]) -> str:
+    return " ".join(face_pretty(f) for f in faces)

@@ -1,0 +1,226 @@
+"""Game records (NOTATION.md): write any game, replay any record exactly."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from .cards import JOKER, CardError, face_of, face_str, parse_face
+from .deal import Deal, IllegalMoveError, RecordError
+from .game import Game
+from .moves import InvalidMoveError, parse_move
+from .rules import Rules, RulesError, rules_from_record
+
+
+class RecordFormatError(ValueError):
+    """A record that cannot be read at all (not JSON, a missing field, a wrong pack)."""
+
+
+class ReplayError(ValueError):
+    """A record whose move ``move`` of round ``round`` is illegal."""
+
+    def __init__(self, round_index: int, move_index: int, reason: str) -> None:
+        super().__init__(f"round {round_index}, move {move_index}: {reason}")
+        self.round = round_index
+        self.move = move_index
+        self.reason = reason
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+
+def deal_record(deal: Deal, with_dealer: bool = True) -> dict[str, Any]:
+    round_data: dict[str, Any] = {}
+    if with_dealer:
+        round_data["dealer"] = deal.dealer
+    round_data["deck"] = [face_str(face_of(card)) for card in deal.deck]
+    if deal.restocks:
+        round_data["restock"] = [
+            [face_str(face_of(card)) for card in order]
+            for order in deal.restock_orders[: deal.restocks]
+        ]
+    round_data["moves"] = [str(move) for move in deal.moves]
+    return round_data
+
+
+def game_record(game: Game) -> dict[str, Any]:
+    """The record of ``game`` so far, in the form of NOTATION.md."""
+    return {
+        "rules": game.rules.to_record(),
+        "players": game.players,
+        "rounds": [deal_record(deal) for deal in game.deals],
+    }
+
+
+def dumps(game: Game) -> str:
+    return json.dumps(game_record(game), indent=1)
+
+
+# -- reading ----------------------------------------------------------------------------------
+
+
+def cards_from_faces(faces: Sequence[str], rules: Rules, players: int) -> list[int]:
+    """Physical cards for a pack order written as faces (repeats take the next copy)."""
+    per_deck = rules.jokers_in_each_deck
+    seen: dict[int, int] = {}
+    cards = []
+    jokers = 0
+    for text in faces:
+        if not isinstance(text, str):
+            raise RecordFormatError(f"{text!r} in a pack order is not a card")
+        try:
+            face = parse_face(text)
+        except CardError as error:
+            raise RecordFormatError(str(error)) from None
+        if face == JOKER:
+            if per_deck == 0:
+                raise RecordFormatError("the pack order has a joker, but this game has none")
+            copy, slot = divmod(jokers, per_deck)
+            cards.append(copy * 64 + slot * 16 + 15)
+            jokers += 1
+        else:
+            copy = seen.get(face, 0)
+            seen[face] = copy + 1
+            cards.append(copy * 64 + face)
+    return cards
+
+
+def _check_pack(cards: list[int], rules: Rules, players: int, where: str) -> None:
+    from .cards import make_pack
+
+    pack = make_pack(rules.deck_count(players), rules.jokers_in_each_deck)
+    if sorted(cards) != sorted(pack):
+        raise RecordFormatError(
+            f"{where}: the pack order must hold the {len(pack)} cards of the pack, each once "
+            f"per deck, and it holds {len(cards)} that do not match"
+        )
+
+
+def load(text: str) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordFormatError(f"the record is not JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise RecordFormatError("a record is a JSON object with rules, players and rounds")
+    return data
+
+
+def read(path: str | Path) -> dict[str, Any]:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise RecordFormatError(f"cannot read {path}: {error}") from None
+    return load(text)
+
+
+def replay(data: Mapping[str, Any]) -> Game:
+    """The game a record describes, replayed move by move.
+
+    Raises :class:`RecordFormatError` for a record that cannot be read and
+    :class:`ReplayError` at its first illegal move.
+    """
+    try:
+        rules = rules_from_record(data.get("rules", {"preset": "classic"}))
+    except RulesError as error:
+        raise RecordFormatError(f"rules: {error}") from None
+    players = data.get("players")
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise RecordFormatError("players must be a whole number")
+    try:
+        rules.check_players(players)
+    except RulesError as error:
+        raise RecordFormatError(str(error)) from None
+    rounds = data.get("rounds")
+    if not isinstance(rounds, list) or not rounds:
+        raise RecordFormatError("rounds must be a list with at least one round")
+    first = rounds[0]
+    if not isinstance(first, dict) or not isinstance(first.get("dealer"), int):
+        raise RecordFormatError("the first round must name its dealer")
+    dealer = first["dealer"]
+    if not 0 <= dealer < players:
+        raise RecordFormatError(f"the dealer must be a seat from 0 to {players - 1}")
+    game = Game(rules, players, dealer=dealer, auto_deal=False, rng=random.Random(0))
+    for r, round_data in enumerate(rounds):
+        _replay_round(game, r, round_data, last=r == len(rounds) - 1)
+    return game
+
+
+def _replay_round(game: Game, r: int, round_data: Any, last: bool) -> None:
+    if not isinstance(round_data, dict):
+        raise RecordFormatError(f"round {r} is not an object")
+    if game.finished:
+        raise ReplayError(r, 0, "the game was already over before this round")
+    rules, players = game.rules, game.players
+    deck_faces = round_data.get("deck")
+    moves = round_data.get("moves", [])
+    restock = round_data.get("restock", [])
+    dealer = round_data.get("dealer", game.next_dealer())
+    if not isinstance(deck_faces, list):
+        raise RecordFormatError(f"round {r} needs its deck: the pack in dealing order")
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise RecordFormatError(f"round {r}: moves must be a list of move texts")
+    if not isinstance(restock, list) or not all(isinstance(o, list) for o in restock):
+        raise RecordFormatError(f"round {r}: restock must be a list of card lists")
+    if not isinstance(dealer, int) or not 0 <= dealer < players:
+        raise RecordFormatError(f"round {r}: the dealer must be a seat from 0 to {players - 1}")
+    if dealer != game.next_dealer():
+        raise ReplayError(r, 0, f"the deal passes to the left: seat {game.next_dealer()} "
+                                f"deals round {r}, not seat {dealer}")
+    deck = cards_from_faces(deck_faces, rules, players)
+    _check_pack(deck, rules, players, f"round {r}")
+    orders = [cards_from_faces(order, rules, players) for order in restock]
+    game.start_deal(deck, orders, dealer)
+    deal = game.deal
+    for i, text in enumerate(moves):
+        if deal.over:
+            raise ReplayError(r, i, "the deal is already over")
+        try:
+            move = parse_move(text)
+        except InvalidMoveError as error:
+            raise ReplayError(r, i, str(error)) from None
+        reason = deal.why_illegal(move)
+        if reason is not None:
+            raise ReplayError(r, i, reason)
+        try:
+            game.play(move, check=False)
+        except RecordError as error:
+            raise ReplayError(r, i, str(error)) from None
+    if not last and not deal.over:
+        raise ReplayError(r, len(moves), "the round stops before its deal is over, "
+                                         "yet another round follows")
+
+
+def replay_summary(game: Game) -> dict[str, Any]:
+    """The ``replay --json`` answer for a legal record."""
+    return {
+        "ok": True,
+        "finished": game.finished,
+        "winner": game.winner,
+        "totals": list(game.totals),
+        "rounds": [
+            {
+                "went_out": result.went_out,
+                "melded": list(result.melded),
+                "in_hand": list(result.in_hand),
+                "scores": list(result.scores),
+            }
+            for result in game.results
+        ],
+    }
+
+
+__all__ = [
+    "IllegalMoveError",
+    "RecordFormatError",
+    "ReplayError",
+    "dumps",
+    "game_record",
+    "load",
+    "read",
+    "replay",
+    "replay_summary",
+]

@@ -1,0 +1,49 @@
+"""What cards are worth: on the table by their place, in hand at the end of a deal."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .cards import JOKER_MASK, NATURAL_MASK, iter_bits
+from .rules import Rules
+
+
+class Points:
+    """The point values of one rule set, divided by its ``point_divisor``."""
+
+    __slots__ = ("ace", "doubles", "going_out_bonus", "final_bonus", "joker", "low_ace", "rank")
+
+    def __init__(self, rules: Rules) -> None:
+        div = rules.point_divisor
+        self.ace = rules.ace_points // div
+        self.low_ace = rules.low_ace_points // div
+        self.joker = rules.joker_value // div
+        self.going_out_bonus = rules.going_out_bonus // div
+        self.final_bonus = rules.final_bonus // div
+        self.doubles = rules.four_of_a_kind_doubles
+        simplified = rules.card_points == "simplified"
+        self.rank = [0, self.ace] + [
+            (5 if simplified else r) // div if r < 10 else 10 // div for r in range(2, 14)
+        ]
+
+    def on_table(self, face: int, low_ace: bool, joker: bool) -> int:
+        """A card laid on the table, standing for ``face``."""
+        if joker:
+            return self.joker
+        if low_ace:
+            return self.low_ace
+        return self.rank[face & 15]
+
+    def in_hand(self, cards: int) -> int:
+        """The points of a hand left at the end of a deal."""
+        total = (cards & JOKER_MASK).bit_count() * self.joker
+        naturals = cards & ~JOKER_MASK
+        rank = self.rank
+        for card in iter_bits(naturals & (NATURAL_MASK | NATURAL_MASK << 64)):
+            total += rank[card & 15]
+        return total
+
+
+@lru_cache(maxsize=64)
+def points_for(rules: Rules) -> Points:
+    return Points(rules)

@@ -1,0 +1,101 @@
+"""Putting cards on the table: new melds and lay-offs, each card credited to who laid it."""
+
+from __future__ import annotations
+
+from .cards import JOKER, JOKER_MASK, card_for_face
+from .melds import (
+    ACE_HIGH,
+    DECLARED,
+    JOKER_SET,
+    RUN,
+    SET,
+    Meld,
+    MeldShape,
+    TableCard,
+    layoff_position,
+)
+from .scoring import Points
+
+
+def pick_cards(cards: int, pieces: tuple[int, ...], prefer: int = -1) -> list[int] | None:
+    """Physical cards of ``cards`` for ``pieces`` (``prefer`` first when it fits), or None."""
+    chosen: list[int] = []
+    left = cards
+    for piece in pieces:
+        face = JOKER if piece >= DECLARED else piece
+        if prefer >= 0 and left >> prefer & 1 and _shows(prefer, face):
+            card = prefer
+        else:
+            card = card_for_face(left, face)
+            if card < 0:
+                return None
+        chosen.append(card)
+        left &= ~(1 << card)
+    return chosen
+
+
+def pick_from_pile(pile: list[int], pieces: tuple[int, ...]) -> list[int] | None:
+    """Indices into ``pile`` of cards for ``pieces``, the upper copy first, or None."""
+    used: set[int] = set()
+    found: list[int] = []
+    for piece in pieces:
+        face = JOKER if piece >= DECLARED else piece
+        for index in range(len(pile) - 1, -1, -1):
+            if index not in used and _shows(pile[index], face):
+                used.add(index)
+                found.append(index)
+                break
+        else:
+            return None
+    return found
+
+
+def _shows(card: int, face: int) -> bool:
+    if face == JOKER:
+        return bool(1 << card & JOKER_MASK)
+    return card & 63 == face and card & 15 != 15
+
+
+def new_meld(
+    number: int, shape: MeldShape, cards: list[int], seat: int, points: Points
+) -> tuple[Meld, int]:
+    """The meld ``shape`` laid with ``cards`` by ``seat``, and the points credited for it."""
+    doubled = points.doubles and shape.kind != RUN and len(cards) == 4
+    table_cards = []
+    faces = 0
+    credit = 0
+    for index, (piece, card) in enumerate(zip(shape.pieces, cards, strict=True)):
+        face = piece - DECLARED if piece >= DECLARED else piece
+        low_ace = shape.kind == RUN and index == 0 and shape.lo == 1
+        value = points.on_table(face, low_ace, joker=card & 15 == 15)
+        if doubled:
+            value *= 2
+        table_cards.append(TableCard(card, face, seat, value))
+        if face != JOKER:
+            faces |= 1 << face
+        credit += value
+    meld = Meld(number, shape.kind, shape.suit, shape.rank, shape.lo, shape.hi, faces,
+                tuple(table_cards))
+    return meld, credit
+
+
+def lay_off(meld: Meld, piece: int, card: int, seat: int, points: Points) -> tuple[Meld, int]:
+    """``meld`` with ``card`` (standing for ``piece``) laid off by ``seat``, and its points."""
+    face = piece - DECLARED if piece >= DECLARED else piece
+    joker = card & 15 == 15
+    lo, hi = meld.lo, meld.hi
+    low_ace = False
+    if meld.kind == RUN:
+        position = layoff_position(meld, face)
+        if position < lo:
+            lo = position
+            low_ace = position == 1
+        else:
+            hi = position
+            assert hi <= ACE_HIGH
+    value = points.on_table(face, low_ace, joker)
+    faces = meld.faces | (1 << face if face != JOKER else 0)
+    assert meld.kind in (RUN, SET, JOKER_SET)
+    updated = meld._replace(lo=lo, hi=hi, faces=faces,
+                            cards=(*meld.cards, TableCard(card, face, seat, value)))
+    return updated, value

@@ -1,0 +1,117 @@
+"""What one seat may see: its own hand and everything public, never another hand or the stock.
+
+A :class:`PlayerView` is assembled field by field from public facts and the
+seat's own cards; nothing secret is copied in and then hidden. Bots, front ends
+and the server work from views only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import Cards, face_of, iter_bits, make_pack
+from .deal import Deal
+from .legal import Position, legal_moves, why_illegal
+from .melds import Meld
+from .moves import Move, parse_move
+from .rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    rules: Rules
+    players: int
+    seat: int
+    """The seat this view belongs to."""
+    dealer: int
+    turn: int
+    """The seat the game waits for."""
+    phase: str
+    """'draw', 'play', 'rummy' or 'over'."""
+    hand: int
+    """This seat's cards (a bitset of cards)."""
+    hand_sizes: tuple[int, ...]
+    stock_count: int
+    pile: tuple[int, ...]
+    """The discard pile, bottom first: every card is visible."""
+    melds: tuple[Meld, ...]
+    """The table: every meld, each card with the seat that laid it."""
+    known: tuple[int, ...]
+    """Per seat, the cards it took from the pile and still holds (public knowledge)."""
+    must_use: int
+    """The card the player to move took from deep in the pile and must use, or -1."""
+    credit: tuple[int, ...]
+    """Points each seat has on the table this deal."""
+    totals: tuple[int, ...]
+    """Running totals per side before this deal."""
+    deal_number: int
+    history: tuple[Move, ...]
+    """This deal's moves so far (public: a draw does not say which card)."""
+
+    @property
+    def my_turn(self) -> bool:
+        return self.turn == self.seat and self.phase != "over"
+
+    @property
+    def hand_cards(self) -> Cards:
+        return Cards(self.hand)
+
+    def position(self) -> Position:
+        if self.turn != self.seat:
+            raise ValueError("it is not this seat's move")
+        return Position(self.rules, self.phase, self.hand, list(self.pile), list(self.melds),
+                        self.stock_count, self.must_use)
+
+    def legal_moves(self) -> list[Move]:
+        """This seat's legal moves (none when it is not its move)."""
+        return legal_moves(self.position()) if self.my_turn else []
+
+    def why_illegal(self, move: Move | str) -> str | None:
+        if isinstance(move, str):
+            move = parse_move(move)
+        if not self.my_turn:
+            return "it is not your move"
+        return why_illegal(self.position(), move)
+
+    def unseen(self) -> int:
+        """Cards this seat has not seen: in other hands (beyond the known ones) or the stock."""
+        pack = 0
+        for card in make_pack(self.rules.deck_count(self.players), self.rules.jokers_in_each_deck):
+            pack |= 1 << card
+        seen = self.hand
+        for card in self.pile:
+            seen |= 1 << card
+        for meld in self.melds:
+            for table_card in meld.cards:
+                seen |= 1 << table_card.card
+        for cards in self.known:
+            seen |= cards
+        return pack & ~seen
+
+    def unseen_faces(self) -> list[int]:
+        return [face_of(card) for card in iter_bits(self.unseen())]
+
+
+def view_of(deal: Deal, seat: int, totals: tuple[int, ...] = (), deal_number: int = 0) -> PlayerView:
+    """The view of ``deal`` from ``seat``."""
+    if not 0 <= seat < deal.players:
+        raise ValueError(f"there is no seat {seat}")
+    return PlayerView(
+        rules=deal.rules,
+        players=deal.players,
+        seat=seat,
+        dealer=deal.dealer,
+        turn=deal.turn,
+        phase=deal.phase,
+        hand=deal.hands[seat],
+        hand_sizes=tuple(hand.bit_count() for hand in deal.hands),
+        stock_count=len(deal.stock),
+        pile=tuple(deal.pile),
+        melds=tuple(deal.melds),
+        known=tuple(deal.known),
+        must_use=deal.must_use,
+        credit=tuple(deal.credit),
+        totals=totals,
+        deal_number=deal_number,
+        history=tuple(deal.moves),
+    )
