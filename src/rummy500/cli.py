@@ -1,0 +1,40 @@
+"""The ``rummy500`` command line: each subcommand lives in :mod:`rummy500.commands`."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+COMMANDS = {
+    "rules": ("rules_cmd", "list the presets and every rule option"),
+    "simulate": ("simulate", "play deals between computer players and sum them up"),
+    "replay": ("replay_cmd", "replay a game record and print the game"),
+    "watch": ("watch", "watch computer players play a game, move by move"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rummy500",
+        description="500 Rum (500 Rummy), Partnership 500 Rum and Persian Rummy.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, (module_name, help_text) in COMMANDS.items():
+        module = importlib.import_module(f"rummy500.commands.{module_name}")
+        command = sub.add_parser(name, help=help_text, description=help_text)
+        module.add_arguments(command)
+        command.set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    code: int = args.run(args)
+    return code
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
