@@ -6,7 +6,7 @@
 'draw'
 """
 
-from .cards import Cards, CardError, face_pretty, face_str, parse_face
+from .cards import CardError, Cards, face_pretty, face_str, parse_face
 from .deal import Deal, DealResult, IllegalMoveError, RecordError
 from .game import Game
 from .legal import DRAW_PHASE, OVER, PLAY_PHASE, RUMMY_PHASE

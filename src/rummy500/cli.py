@@ -12,6 +12,7 @@ COMMANDS = {
     "simulate": ("simulate", "play deals between computer players and sum them up"),
     "replay": ("replay_cmd", "replay a game record and print the game"),
     "watch": ("watch", "watch computer players play a game, move by move"),
+    "tournament": ("tournament_cmd", "measure computer players against each other"),
 }
 
 

@@ -63,6 +63,25 @@ class DealResult(NamedTuple):
     """The deal's score for each side (each player, outside a partnership)."""
 
 
+class _Snapshot(NamedTuple):
+    hands: list[int]
+    pile: list[int]
+    stock: list[int]
+    melds: list[Meld]
+    credit: list[int]
+    known: list[int]
+    turn: int
+    phase: str
+    must_use: int
+    went_out: int | None
+    ended_by: str
+    idle_turns: int
+    progress: bool
+    restocks: int
+    discarder: int
+    moves: int
+
+
 class Deal:
     """One deal: its cards, whose move it is, and every rule of play."""
 
@@ -102,7 +121,7 @@ class Deal:
         self.restocks = 0
         self.discarder = -1
         self.moves: list[Move] = []
-        self._stack: list[tuple[object, ...]] = []
+        self._stack: list[_Snapshot] = []
 
     # -- what a player sees -------------------------------------------------
 
@@ -157,27 +176,27 @@ class Deal:
         self._restore(self._stack.pop())
         return move
 
-    def _snapshot(self) -> tuple[object, ...]:
-        return (list(self.hands), list(self.pile), list(self.stock), list(self.melds),
-                list(self.credit), list(self.known), self.turn, self.phase, self.must_use,
-                self.went_out, self.ended_by, self.idle_turns, self.progress, self.restocks,
-                self.discarder, len(self.moves))
+    def _snapshot(self) -> _Snapshot:
+        return _Snapshot(list(self.hands), list(self.pile), list(self.stock), list(self.melds),
+                         list(self.credit), list(self.known), self.turn, self.phase,
+                         self.must_use, self.went_out, self.ended_by, self.idle_turns,
+                         self.progress, self.restocks, self.discarder, len(self.moves))
 
-    def _restore(self, snap: tuple[object, ...]) -> None:
-        (self.hands, self.pile, self.stock, self.melds, self.credit, self.known,  # type: ignore[assignment]
-         self.turn, self.phase, self.must_use, self.went_out, self.ended_by,  # type: ignore[assignment]
-         self.idle_turns, self.progress, self.restocks, self.discarder, count) = snap  # type: ignore[assignment]
-        del self.moves[count:]  # type: ignore[misc]
+    def _restore(self, snap: _Snapshot) -> None:
+        (self.hands, self.pile, self.stock, self.melds, self.credit, self.known, self.turn,
+         self.phase, self.must_use, self.went_out, self.ended_by, self.idle_turns,
+         self.progress, self.restocks, self.discarder, count) = snap
+        del self.moves[count:]
 
     def _apply(self, move: Move) -> None:
         self.moves.append(move)
         kind = move.kind
         seat = self.turn
         if kind == DISCARD:
-            card = pick_cards(self.hands[seat], move.pieces)
-            assert card is not None
-            self._remove(seat, card[0])
-            self.pile.append(card[0])
+            chosen = pick_cards(self.hands[seat], move.pieces)
+            assert chosen is not None
+            self._remove(seat, chosen[0])
+            self.pile.append(chosen[0])
             if not self.hands[seat]:
                 self._finish("went out", seat)
             else:
@@ -187,13 +206,13 @@ class Deal:
             self.hands[seat] |= 1 << card
             self.progress = True
             self.phase = PLAY_PHASE
-        elif kind == MELD or kind == LAYOFF:
+        elif kind in (MELD, LAYOFF):
             self._lay(seat, move)
             if not self.hands[seat]:
                 self._finish("went out", seat)
         elif kind == TAKE:
             self._take(seat, move.pieces[0])
-        elif kind == RUMMY_MELD or kind == RUMMY_LAYOFF:
+        elif kind in (RUMMY_MELD, RUMMY_LAYOFF):
             self._claim(seat, move)
         elif kind == PASS:
             self._ask_claims(seat + 1)

@@ -8,7 +8,6 @@ from typing import Any
 
 from .cards import make_pack
 from .deal import Deal, DealResult, IllegalMoveError
-from .legal import OVER
 from .moves import Move
 from .rules import PRESETS, Rules
 from .view import PlayerView, view_of

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .cards import JOKER, face_pretty, faces_present, iter_bits, joker_count
+from .cards import JOKER, JOKER_MASK, face_pretty, faces_present, iter_bits, joker_count
 from .melds import (
     DECLARED,
     IMPOSSIBLE,
@@ -108,12 +108,32 @@ def legal_moves(pos: Position) -> list[Move]:
     return []
 
 
+_TAKES = [Move(TAKE, (face,)) for face in range(64)]
+_DISCARDS = [Move(DISCARD, (face,)) for face in range(64)]
+_LAYOFFS: dict[int, Move] = {}
+
+
+def _layoff_move(kind: str, piece: int, number: int) -> Move:
+    key = (number << 8 | piece) << 1 | (kind == RUMMY_LAYOFF)
+    move = _LAYOFFS.get(key)
+    if move is None:
+        move = _LAYOFFS[key] = Move(kind, (piece,), number)
+    return move
+
+
 def _draw_moves(pos: Position) -> list[Move]:
-    rules, pile, hand = pos.rules, pos.pile, pos.hand
+    rules, pile, hand, melds = pos.rules, pos.pile, pos.hand, pos.melds
     moves = [DRAW_MOVE] if pos.stock_count else [END_MOVE]
+    top = len(pile) - 1
+    if top < 0:
+        return moves
     seen = 0
     taken = 0
-    top = len(pile) - 1
+    keep = 1 if rules.discard_to_go_out else 0
+    table_fits = 0
+    for meld in melds:
+        table_fits |= meld.fits
+    top_free = not rules.top_discard_must_be_used and pos.stock_count > 0
     for index in range(top, -1, -1):
         card = pile[index]
         taken |= 1 << card
@@ -121,45 +141,78 @@ def _draw_moves(pos: Position) -> list[Move]:
         if seen >> face & 1:
             continue
         seen |= 1 << face
-        if take_must_be_used(rules, len(pile), index, pos.stock_count) and not can_still_use(
-            rules, card, hand | taken, pos.melds
-        ):
-            continue
-        moves.append(Move(TAKE, (face,)))
+        if not (index == top and top_free):
+            others = (hand | taken) & ~(1 << card)
+            if table_fits >> face & 1 and face != JOKER:
+                needed = 1
+            else:
+                needed = _needed(rules, card, others, melds)
+            if needed > others.bit_count() + 1 - keep:
+                continue
+        moves.append(_TAKES[face] if face != JOKER else Move(TAKE, (JOKER,)))
     return moves
 
 
 def _play_moves(pos: Position) -> list[Move]:
     rules, hand, melds = pos.rules, pos.hand, pos.melds
     faces = faces_present(hand)
-    wild, persian = _jokers(rules, hand)
+    wild, persian = _jokers(rules, hand) if hand & JOKER_MASK else (0, 0)
     count = hand.bit_count()
     keep = 1 if rules.discard_to_go_out else 0
-    candidates: list[Move] = []
-    for pieces in find_melds(faces, wild, persian, rules.min_run):
-        if len(pieces) + keep <= count:
-            candidates.append(Move(MELD, pieces))
+    candidates: list[Move] = [
+        Move(MELD, pieces)
+        for pieces in find_melds(faces, wild, persian, rules.min_run)
+        if len(pieces) + keep <= count
+    ]
     if count > keep:
         for meld in melds:
-            candidates.extend(_layoffs(LAYOFF, meld, faces, wild, persian))
+            fits = meld.fits
+            if not fits:
+                continue
+            if meld.kind == JOKER_SET:
+                if persian:
+                    candidates.append(_layoff_move(LAYOFF, JOKER, meld.number))
+                continue
+            hits = fits & faces
+            if hits:
+                candidates.extend(_layoff_move(LAYOFF, f, meld.number) for f in iter_bits(hits))
+            if wild:
+                candidates.extend(
+                    _layoff_move(LAYOFF, DECLARED + f, meld.number) for f in iter_bits(fits)
+                )
     if pos.must_use >= 0:
         return [m for m in candidates if _keeps_obligation(pos, m)]
-    candidates.extend(Move(DISCARD, (face,)) for face in iter_bits(faces))
+    discards = _DISCARDS
+    for suit in range(4):
+        chunk = faces >> (suit << 4) & 0x3FFE
+        if chunk:
+            candidates.extend([discards[f] for f in _chunk_faces(suit, chunk)])
     if wild or persian:
         candidates.append(Move(DISCARD, (JOKER,)))
     return candidates
 
 
+_CHUNKS: dict[int, tuple[int, ...]] = {}
+
+
+def _chunk_faces(suit: int, chunk: int) -> tuple[int, ...]:
+    key = suit << 16 | chunk
+    found = _CHUNKS.get(key)
+    if found is None:
+        found = _CHUNKS[key] = tuple(suit << 4 | r for r in range(1, 14) if chunk >> r & 1)
+    return found
+
+
 def _layoffs(kind: str, meld: Meld, faces: int, wild: int, persian: int) -> list[Move]:
-    fits = accepts(meld)
+    fits = meld.fits
     if not fits:
         return []
     number = meld.number
     if meld.kind == JOKER_SET:
-        return [Move(kind, (JOKER,), number)] if persian else []
-    moves = [Move(kind, (face,), number) for face in iter_bits(fits & faces)]
+        return [_layoff_move(kind, JOKER, number)] if persian else []
+    moves = [_layoff_move(kind, face, number) for face in iter_bits(fits & faces)]
     if wild:
-        moves.extend(Move(kind, (DECLARED + face,), number) for face in iter_bits(fits))
+        moves.extend(_layoff_move(kind, DECLARED + face, number) for face in iter_bits(fits))
     return moves
 
 
@@ -243,10 +296,7 @@ def why_illegal(pos: Position, move: Move) -> str | None:
         return "end is only for declining the pile when the stock is empty"
     if kind == DISCARD:
         return _why_discard(pos, move.pieces[0])
-    if kind == MELD:
-        reason = _why_meld(pos, move.pieces)
-    else:
-        reason = _why_layoff(pos, move)
+    reason = _why_meld(pos, move.pieces) if kind == MELD else _why_layoff(pos, move)
     if reason is None and pos.must_use >= 0 and not _keeps_obligation(pos, _canonical(pos, move)):
         face = pos.must_use & 63 if pos.must_use & 15 != 15 else JOKER
         reason = (f"that would leave no way to use {face_pretty(face)}, which you took from "

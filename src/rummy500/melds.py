@@ -12,7 +12,7 @@ declared as face ``f`` (``DECLARED + f``), or an undeclared joker
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 from typing import NamedTuple
 
@@ -69,6 +69,8 @@ class Meld(NamedTuple):
     faces: int
     """Bitset of the faces the meld holds (declared faces for jokers)."""
     cards: tuple[TableCard, ...]
+    fits: int
+    """The faces that can be laid off onto it (JOKER's bit for an open joker set)."""
 
     @property
     def name(self) -> str:
@@ -106,20 +108,24 @@ class MeldError(ValueError):
 
 def accepts(meld: Meld) -> int:
     """The faces that can be laid off onto ``meld`` (JOKER's bit for a joker set)."""
-    if meld.kind == RUN:
+    return meld.fits
+
+
+def compute_fits(kind: int, suit: int, rank: int, lo: int, hi: int, faces: int, size: int) -> int:
+    """What a meld of this shape accepts: see :func:`accepts`."""
+    if kind == RUN:
         bits = 0
-        if meld.lo > 1 and not (meld.lo == 2 and meld.hi == ACE_HIGH):
-            bits |= 1 << position_face(meld.suit, meld.lo - 1)
-        if meld.hi < ACE_HIGH and not (meld.hi == 13 and meld.lo == 1):
-            bits |= 1 << position_face(meld.suit, meld.hi + 1)
+        if lo > 1 and not (lo == 2 and hi == ACE_HIGH):
+            bits |= 1 << position_face(suit, lo - 1)
+        if hi < ACE_HIGH and not (hi == 13 and lo == 1):
+            bits |= 1 << position_face(suit, hi + 1)
         return bits
-    if len(meld.cards) >= 4:
+    if size >= 4:
         return 0
-    if meld.kind == JOKER_SET:
+    if kind == JOKER_SET:
         return 1 << JOKER
-    rank = meld.rank
     every = 1 << rank | 1 << (16 + rank) | 1 << (32 + rank) | 1 << (48 + rank)
-    return every & ~meld.faces
+    return every & ~faces
 
 
 def layoff_position(meld: Meld, face: int) -> int:
@@ -158,7 +164,9 @@ def classify(pieces: tuple[int, ...], rules: Rules) -> MeldShape:
     suits = {suit_of(f) for f in faces}
     if len(ranks) == 1:
         if len(pieces) > 4:
-            raise MeldError(f"{words} is not a meld: a set holds at most four cards, one of each suit")
+            raise MeldError(
+                f"{words} is not a meld: a set holds at most four cards, one of each suit"
+            )
         rank = ranks.pop()
         ordered = tuple(sorted(pieces, key=lambda p: suit_of(piece_face(p))))
         return MeldShape(SET, -1, rank, 0, 0, ordered)
@@ -187,7 +195,7 @@ def classify(pieces: tuple[int, ...], rules: Rules) -> MeldShape:
 # Finding every meld a set of faces can make
 
 
-@lru_cache(maxsize=None)
+@cache
 def _run_windows(ext: int, min_run: int) -> tuple[tuple[int, int], ...]:
     """Every (lo, hi) window of consecutive positions present in ``ext``."""
     windows = []
@@ -206,7 +214,7 @@ def _run_windows(ext: int, min_run: int) -> tuple[tuple[int, int], ...]:
     return tuple(windows)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _natural_runs(suit: int, bits: int, min_run: int) -> tuple[tuple[int, ...], ...]:
     ext = bits | (bits & 2) << 13
     return tuple(
@@ -215,7 +223,7 @@ def _natural_runs(suit: int, bits: int, min_run: int) -> tuple[tuple[int, ...], 
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _natural_sets(rank: int, suit_mask: int) -> tuple[tuple[int, ...], ...]:
     suits = [s for s in range(4) if suit_mask >> s & 1]
     found = []
@@ -306,18 +314,21 @@ def cards_needed_to_use(
 ) -> int:
     """The fewest cards (the card itself included) with which ``face`` can go to the table.
 
-    ``faces``, ``wild`` and ``persian`` are what the player holds besides ``face``
-    (natural faces, wild and Persian jokers); ``melds`` is the table. Runs on the
-    table may be reached through a chain of lay-offs. A joker ``face`` is wild
-    when ``persian`` is 0 and the game has wild jokers: the caller passes the
-    kind through :func:`joker_cards_needed` instead. :data:`IMPOSSIBLE` if never.
+    ``faces`` and ``wild`` are what the player holds besides ``face`` (natural
+    faces and wild jokers); ``melds`` is the table. Runs on the table may be
+    reached through a chain of lay-offs. For a joker use :func:`joker_cards_needed`.
+    :data:`IMPOSSIBLE` if never.
     """
     bit = 1 << face
     for meld in melds:
-        if accepts(meld) & bit:
+        if meld.fits & bit:
             return 1
-    best = IMPOSSIBLE
     suit, rank = face >> 4, face & 15
+    others = 0
+    for s in range(4):
+        if s != suit and faces >> (s << 4 | rank) & 1:
+            others += 1
+    best = 3 if others + wild >= 2 else IMPOSSIBLE
     suit_bits = faces >> (suit << 4) & 0x3FFE
     ext = suit_bits | (suit_bits & 2) << 13
     positions = (1, ACE_HIGH) if rank == 1 else (rank,)
@@ -326,31 +337,29 @@ def cards_needed_to_use(
             continue
         for pos in positions:
             if pos > meld.hi and not (pos == ACE_HIGH and meld.lo == 1):
-                gap = range(meld.hi + 1, pos)
+                gap = ((1 << pos) - 1) ^ ((1 << (meld.hi + 1)) - 1)
             elif pos < meld.lo and not (pos == 1 and meld.hi == ACE_HIGH):
-                gap = range(pos + 1, meld.lo)
+                gap = ((1 << meld.lo) - 1) ^ ((1 << (pos + 1)) - 1)
             else:
                 continue
-            missing = sum(1 for p in gap if not ext >> p & 1)
-            if missing <= wild:
-                best = min(best, len(gap) + 1)
-    other_suits = sum(1 for s in range(4) if s != suit and faces >> (s << 4 | rank) & 1)
-    if other_suits + wild >= 2:
-        return min(best, 3)
-    if _run_through(ext, positions, wild, min_run):
-        best = min(best, min_run)
+            if (gap & ~ext).bit_count() <= wild:
+                best = min(best, gap.bit_count() + 1)
+    if best > min_run and _run_through(ext, positions, wild, min_run):
+        best = min_run
     return best
 
 
 def _run_through(ext: int, positions: tuple[int, ...], wild: int, min_run: int) -> bool:
     """Whether a run of ``min_run`` through one of ``positions`` can be completed."""
+    full = (1 << min_run) - 1
     for pos in positions:
+        with_card = ext | 1 << pos
         for lo in range(max(1, pos - min_run + 1), pos + 1):
             hi = lo + min_run - 1
             if hi > ACE_HIGH or (lo == 1 and hi == ACE_HIGH):
                 continue
-            missing = sum(1 for p in range(lo, hi + 1) if p != pos and not ext >> p & 1)
-            if missing <= wild:
+            window = full << lo
+            if (window & ~with_card).bit_count() <= wild:
                 return True
     return False
 

@@ -11,7 +11,7 @@ from .rules import Rules
 class Points:
     """The point values of one rule set, divided by its ``point_divisor``."""
 
-    __slots__ = ("ace", "doubles", "going_out_bonus", "final_bonus", "joker", "low_ace", "rank")
+    __slots__ = ("ace", "doubles", "final_bonus", "going_out_bonus", "joker", "low_ace", "rank")
 
     def __init__(self, rules: Rules) -> None:
         div = rules.point_divisor

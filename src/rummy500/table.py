@@ -6,12 +6,11 @@ from .cards import JOKER, JOKER_MASK, card_for_face
 from .melds import (
     ACE_HIGH,
     DECLARED,
-    JOKER_SET,
     RUN,
-    SET,
     Meld,
     MeldShape,
     TableCard,
+    compute_fits,
     layoff_position,
 )
 from .scoring import Points
@@ -74,8 +73,10 @@ def new_meld(
         if face != JOKER:
             faces |= 1 << face
         credit += value
+    fits = compute_fits(shape.kind, shape.suit, shape.rank, shape.lo, shape.hi, faces,
+                        len(table_cards))
     meld = Meld(number, shape.kind, shape.suit, shape.rank, shape.lo, shape.hi, faces,
-                tuple(table_cards))
+                tuple(table_cards), fits)
     return meld, credit
 
 
@@ -95,7 +96,7 @@ def lay_off(meld: Meld, piece: int, card: int, seat: int, points: Points) -> tup
             assert hi <= ACE_HIGH
     value = points.on_table(face, low_ace, joker)
     faces = meld.faces | (1 << face if face != JOKER else 0)
-    assert meld.kind in (RUN, SET, JOKER_SET)
-    updated = meld._replace(lo=lo, hi=hi, faces=faces,
-                            cards=(*meld.cards, TableCard(card, face, seat, value)))
+    cards = (*meld.cards, TableCard(card, face, seat, value))
+    fits = compute_fits(meld.kind, meld.suit, meld.rank, lo, hi, faces, len(cards))
+    updated = meld._replace(lo=lo, hi=hi, faces=faces, cards=cards, fits=fits)
     return updated, value

@@ -92,7 +92,9 @@ class PlayerView:
         return [face_of(card) for card in iter_bits(self.unseen())]
 
 
-def view_of(deal: Deal, seat: int, totals: tuple[int, ...] = (), deal_number: int = 0) -> PlayerView:
+def view_of(
+    deal: Deal, seat: int, totals: tuple[int, ...] = (), deal_number: int = 0
+) -> PlayerView:
     """The view of ``deal`` from ``seat``."""
     if not 0 <= seat < deal.players:
         raise ValueError(f"there is no seat {seat}")

@@ -1,0 +1,298 @@
+"""A game told in plain English, one line at a time (for ``replay`` and ``watch``).
+
+The narrator sees everything, like a spectator behind every player: it names the
+card drawn from the stock and can show the hands as they are dealt. It works on
+a :class:`~rummy500.deal.Deal` before and after each move:
+
+>>> from rummy500.game import Game
+>>> game = Game(players=2, seed=3)
+>>> deal = game.deal
+>>> seen = before(deal)
+>>> game.play("draw")
+>>> narrate_move(seen, deal, deal.moves[-1])[0].startswith("Seat 0 draws")
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from .cards import JOKER, face_of, face_pretty, iter_bits
+from .deal import Deal, DealResult
+from .game import Game
+from .melds import Meld
+from .moves import DISCARD, DRAW, END, LAYOFF, MELD, PASS, RUMMY_LAYOFF, RUMMY_MELD, TAKE, Move
+from .rules import Rules
+
+ENDINGS = {
+    "went out": "{who} went out",
+    "stock": "the stock ran out",
+    "declined": "{who} took nothing from the pile with the stock empty",
+    "idle": "nobody drew from the stock or put a card on the table for {idle} turns",
+}
+
+
+# -- names and cards -------------------------------------------------------------------------------
+
+
+def seat_name(seat: int) -> str:
+    return f"Seat {seat}"
+
+
+def side_name(rules: Rules, players: int, side: int) -> str:
+    """A side as people say it: ``Seat 2``, or ``Seats 0 and 2`` in a partnership."""
+    if rules.partnership:
+        seats = [seat for seat in range(players) if rules.side_of(seat) == side]
+        return "Seats " + " and ".join(str(seat) for seat in seats)
+    return seat_name(side)
+
+
+def card_text(card: int) -> str:
+    return face_pretty(face_of(card))
+
+
+def cards_text(cards: Iterable[int]) -> str:
+    return " ".join(card_text(card) for card in cards)
+
+
+def hand_text(hand: int) -> str:
+    """A hand sorted by suit (♣ ♦ ♥ ♠) then rank, jokers last."""
+    cards = sorted(iter_bits(hand), key=lambda card: (face_of(card) == JOKER, face_of(card)))
+    return cards_text(cards) or "no cards"
+
+
+def meld_text(meld: Meld) -> str:
+    """A meld's cards in order; a wild joker shows what it stands for: ``joker(6♥)``."""
+    ordered = sorted(meld.cards, key=lambda c: meld.order_key(c.face))
+    words = []
+    for table_card in ordered:
+        if table_card.face == JOKER:
+            words.append("joker")
+        elif table_card.card & 15 == 15:
+            words.append(f"joker({face_pretty(table_card.face)})")
+        else:
+            words.append(face_pretty(table_card.face))
+    return " ".join(words)
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+# -- one move ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Before:
+    """What the narrator needs to remember of a deal just before a move."""
+
+    turn: int
+    hand: int
+    pile: tuple[int, ...]
+    stock: int
+    melds: int
+    credit: tuple[int, ...]
+    restocks: int
+
+
+def before(deal: Deal) -> Before:
+    return Before(deal.turn, deal.hands[deal.turn], tuple(deal.pile), len(deal.stock),
+                  len(deal.melds), tuple(deal.credit), deal.restocks)
+
+
+def narrate_move(seen: Before, deal: Deal, move: Move) -> list[str]:
+    """The lines telling ``move``, made by the player to move in ``seen``; ``deal`` is after it."""
+    seat = seen.turn
+    who = seat_name(seat)
+    gained = deal.credit[seat] - seen.credit[seat]
+    kind = move.kind
+    if kind == DRAW:
+        drawn = deal.hands[seat] & ~seen.hand
+        text = f"{who} draws {cards_text(iter_bits(drawn))} from the stock"
+        if seen.stock == 1:
+            text += ", its last card"
+    elif kind == TAKE:
+        taken = seen.pile[len(deal.pile):]
+        text = f"{who} takes {card_text(taken[0])}"
+        if len(taken) > 1:
+            above = plural(len(taken) - 1, "card")
+            text += f" and the {above} above it ({cards_text(taken[1:])})"
+        text += " from the pile"
+        if deal.must_use != -1:
+            text += f", and must use {card_text(deal.must_use)} this turn"
+    elif kind in (MELD, RUMMY_MELD):
+        meld = deal.melds[-1]
+        call = "calls rummy and melds from the pile" if kind == RUMMY_MELD else "melds"
+        text = f"{who} {call} {meld_text(meld)} ({meld.name}, {plural(gained, 'point')})"
+    elif kind in (LAYOFF, RUMMY_LAYOFF):
+        meld = deal.melds[move.meld - 1]
+        laid = meld.cards[-1]
+        card = (f"joker as {face_pretty(laid.face)}" if laid.card & 15 == 15 and
+                laid.face != JOKER else card_text(laid.card))
+        call = "calls rummy and lays off from the pile" if kind == RUMMY_LAYOFF else "lays off"
+        text = (f"{who} {call} {card} on {meld.name}, now {meld_text(meld)} "
+                f"({plural(gained, 'point')})")
+    elif kind == DISCARD:
+        text = f"{who} discards {card_text(deal.pile[-1])}"
+    elif kind == END:
+        text = f"{who} takes nothing from the pile, which ends the deal"
+    elif kind == PASS:
+        text = f"{who} passes (no rummy call)"
+    else:  # pragma: no cover - every kind is told above
+        text = f"{who} {move.describe()}"
+    if deal.over and deal.went_out == seat:
+        text += ", and goes out"
+    lines = [text]
+    if deal.restocks > seen.restocks:
+        lines.append(f"The stock is empty: the pile but its top card is shuffled into a new "
+                     f"stock of {plural(len(deal.stock), 'card')}.")
+    return lines
+
+
+def turn_over(seen: Before, deal: Deal) -> bool:
+    """Whether the move just made ended a turn (or the deal)."""
+    return deal.over or (deal.turn != seen.turn and deal.phase == "draw") or (
+        len(deal.pile) > len(seen.pile) and deal.moves[-1].kind == DISCARD
+    )
+
+
+def status_line(deal: Deal) -> str:
+    """Hand sizes, table points, stock and pile, in one short line."""
+    hands = " ".join(f"{seat}:{hand.bit_count()}" for seat, hand in enumerate(deal.hands))
+    table = " ".join(f"{seat}:{points}" for seat, points in enumerate(deal.credit))
+    melds = " ".join(meld.name for meld in deal.melds) or "none"
+    return (f"cards in hand {hands} | on the table {table} | melds {melds} | "
+            f"stock {len(deal.stock)} | pile {len(deal.pile)}")
+
+
+# -- deals and games --------------------------------------------------------------------------------
+
+
+def deal_start(deal: Deal, number: int, *, hands: bool = True) -> list[str]:
+    """The opening of deal ``number`` (from 1): dealer, cards dealt, up-card, hands."""
+    dealt = deal.rules.cards_dealt(deal.players)
+    first = (deal.dealer + 1) % deal.players
+    lines = [
+        f"Deal {number}: {seat_name(deal.dealer)} deals {dealt} cards each; the up-card is "
+        f"{card_text(deal.deck[dealt * deal.players])}; {len(deal.deck) - dealt * deal.players - 1}"
+        f" cards in the stock; {seat_name(first)} plays first.",
+    ]
+    if hands:
+        hand_cards = [0] * deal.players
+        for i in range(dealt * deal.players):
+            hand_cards[(deal.dealer + 1 + i) % deal.players] |= 1 << deal.deck[i]
+        lines.extend(f"  {seat_name(seat)} holds {hand_text(hand)}"
+                     for seat, hand in enumerate(hand_cards))
+    return lines
+
+
+def deal_end(
+    deal: Deal, result: DealResult, number: int, totals: Sequence[int]
+) -> list[str]:
+    """How deal ``number`` ended, the points of each player, and running ``totals`` after it."""
+    rules, players = deal.rules, deal.players
+    idle = sum(1 for _ in range(players)) * 10
+    why = ENDINGS.get(result.ended_by, result.ended_by).format(
+        who=seat_name(deal.turn if result.went_out is None else result.went_out), idle=idle
+    )
+    lines = [f"Deal {number} is over: {why}."]
+    if deal.melds:
+        lines.append("  Table: " + "; ".join(
+            f"{meld.name} {meld_text(meld)}" for meld in deal.melds))
+    if rules.partnership:
+        lines.append(f"  {'':<16}{'table':>7}{'hand':>7}")
+        for seat in range(players):
+            lines.append(f"  {seat_name(seat):<16}{result.melded[seat]:>7}"
+                         f"{result.in_hand[seat]:>7}")
+        lines.append(f"  {'':<16}{'deal':>7}{'total':>7}")
+        for side in range(rules.sides(players)):
+            lines.append(f"  {side_name(rules, players, side):<16}{result.scores[side]:>7}"
+                         f"{totals[side]:>7}")
+    else:
+        lines.append(f"  {'':<16}{'table':>7}{'hand':>7}{'deal':>7}{'total':>7}")
+        for seat in range(players):
+            lines.append(f"  {seat_name(seat):<16}{result.melded[seat]:>7}"
+                         f"{result.in_hand[seat]:>7}{result.scores[seat]:>7}{totals[seat]:>7}")
+    return lines
+
+
+def game_end(game: Game) -> list[str]:
+    """The winner (or a draw), or where an unfinished game stands."""
+    rules, players = game.rules, game.players
+    totals = " / ".join(f"{side_name(rules, players, side)} {total}"
+                        for side, total in enumerate(game.totals))
+    if not game.finished:
+        return [f"The game is not over after {plural(len(game.results), 'deal')}: {totals}."]
+    if game.winner is None:
+        return [f"The game ends in a draw after {plural(len(game.results), 'deal')}: {totals}."]
+    name = side_name(rules, players, game.winner)
+    verb = "win" if rules.partnership else "wins"
+    bonus = (f", with the final bonus of {rules.final_bonus // rules.point_divisor}"
+             if rules.final_bonus else "")
+    return [f"{name} {verb} the game by {plural(game.margin, 'point')} after "
+            f"{plural(len(game.results), 'deal')}{bonus}: {totals}."]
+
+
+def narrate_deal(deal: Deal, number: int, *, hands: bool = True) -> Iterator[tuple[str, Deal]]:
+    """Replay ``deal``'s moves on a fresh copy, yielding each line with the copy after it."""
+    copy = Deal(deal.rules, deal.players, deal.dealer, deal.deck,
+                deal.restock_orders[: deal.restocks])
+    for line in deal_start(copy, number, hands=hands):
+        yield line, copy
+    for move in deal.moves:
+        seen = before(copy)
+        copy.play(move, check=False)
+        for line in narrate_move(seen, copy, move):
+            yield line, copy
+
+
+def narrate_game(game: Game, *, hands: bool = True) -> Iterator[str]:
+    """The whole of ``game`` (finished or not) in plain words, deal by deal."""
+    rules = game.rules
+    yield (f"{game.players} players, rules {rules.preset}"
+           + "".join(f", {name}={value_text(value)}"
+                     for name, value in rules.overrides().items()) + ".")
+    totals = [0] * rules.sides(game.players)
+    for index, deal in enumerate(game.deals):
+        yield ""
+        copy = deal
+        for line, copy in narrate_deal(deal, index + 1, hands=hands):
+            yield line
+        if index < len(game.results):
+            result = game.results[index]
+            totals = [t + s for t, s in zip(totals, result.scores, strict=True)]
+            yield from deal_end(copy, result, index + 1, totals)
+        else:
+            yield (f"The record stops here, with {seat_name(copy.turn)} to "
+                   f"{'draw' if copy.phase == 'draw' else 'play'}.")
+    yield ""
+    yield from game_end(game)
+
+
+def value_text(value: object) -> str:
+    """An option value as the command line writes it (true, none, discard_pile, 4)."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+__all__ = [
+    "Before",
+    "before",
+    "deal_end",
+    "deal_start",
+    "game_end",
+    "hand_text",
+    "meld_text",
+    "narrate_deal",
+    "narrate_game",
+    "narrate_move",
+    "seat_name",
+    "side_name",
+    "status_line",
+    "turn_over",
+    "value_text",
+]
