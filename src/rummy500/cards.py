@@ -79,7 +79,8 @@ def face_pretty(face: int) -> str:
     return ("10" if rank == 10 else RANKS[rank - 1]) + SUIT_SYMBOLS[face >> 4]
 
 
-_CARD_RE = re.compile(r"^(10|[a2-9tjqk])([cdhs♣♦♥♠])$", re.IGNORECASE)
+# ASCII case folding only: with Unicode folding "ſ" would match "s" and "K" (Kelvin) "k".
+_CARD_RE = re.compile(r"^(10|[a2-9tjqk])([cdhs♣♦♥♠])$", re.IGNORECASE | re.ASCII)
 
 
 def parse_face(text: str) -> int:

@@ -176,6 +176,16 @@ class Deal:
         self._restore(self._stack.pop())
         return move
 
+    def copy(self) -> Deal:
+        """An independent copy of the position (no undo stack), cheap enough for search."""
+        twin = object.__new__(Deal)
+        twin.__dict__.update(self.__dict__)
+        twin._restore(self._snapshot())
+        twin.moves = list(self.moves)
+        twin.restock_orders = [list(order) for order in self.restock_orders]
+        twin._stack = []
+        return twin
+
     def _snapshot(self) -> _Snapshot:
         return _Snapshot(list(self.hands), list(self.pile), list(self.stock), list(self.melds),
                          list(self.credit), list(self.known), self.turn, self.phase,

@@ -5,7 +5,7 @@ card drawn from the stock and can show the hands as they are dealt. It works on
 a :class:`~rummy500.deal.Deal` before and after each move:
 
 >>> from rummy500.game import Game
->>> game = Game(players=2, seed=3)
+>>> game = Game(players=2, seed=3, dealer=1)
 >>> deal = game.deal
 >>> seen = before(deal)
 >>> game.play("draw")
@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from .cards import JOKER, face_of, face_pretty, iter_bits
-from .deal import Deal, DealResult
+from .deal import IDLE_TURNS_PER_PLAYER, Deal, DealResult
 from .game import Game
 from .melds import Meld
 from .moves import DISCARD, DRAW, END, LAYOFF, MELD, PASS, RUMMY_LAYOFF, RUMMY_MELD, TAKE, Move
@@ -76,6 +76,21 @@ def meld_text(meld: Meld) -> str:
     return " ".join(words)
 
 
+def pack_line(head: str, items: Sequence[str], width: int = 96) -> list[str]:
+    """``items`` joined by semicolons after ``head``, wrapped between items only."""
+    lines: list[str] = []
+    line = head
+    for item in items:
+        if line != head and len(line) + len(item) + 2 > width:
+            lines.append(line + ";")
+            line = " " * len(head)
+        elif line != head:
+            line += "; "
+        line += item
+    lines.append(line)
+    return lines
+
+
 def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
@@ -116,22 +131,26 @@ def narrate_move(seen: Before, deal: Deal, move: Move) -> list[str]:
         taken = seen.pile[len(deal.pile):]
         text = f"{who} takes {card_text(taken[0])}"
         if len(taken) > 1:
-            above = plural(len(taken) - 1, "card")
+            above = "card" if len(taken) == 2 else f"{len(taken) - 1} cards"
             text += f" and the {above} above it ({cards_text(taken[1:])})"
         text += " from the pile"
         if deal.must_use != -1:
             text += f", and must use {card_text(deal.must_use)} this turn"
     elif kind in (MELD, RUMMY_MELD):
         meld = deal.melds[-1]
-        call = "calls rummy and melds from the pile" if kind == RUMMY_MELD else "melds"
-        text = f"{who} {call} {meld_text(meld)} ({meld.name}, {plural(gained, 'point')})"
+        cards = meld_text(meld) + (" from the pile" if kind == RUMMY_MELD else "")
+        call = "calls rummy and melds" if kind == RUMMY_MELD else "melds"
+        text = f"{who} {call} {cards} ({meld.name}, {plural(gained, 'point')})"
     elif kind in (LAYOFF, RUMMY_LAYOFF):
         meld = deal.melds[move.meld - 1]
         laid = meld.cards[-1]
         card = (f"joker as {face_pretty(laid.face)}" if laid.card & 15 == 15 and
                 laid.face != JOKER else card_text(laid.card))
-        call = "calls rummy and lays off from the pile" if kind == RUMMY_LAYOFF else "lays off"
-        text = (f"{who} {call} {card} on {meld.name}, now {meld_text(meld)} "
+        if kind == RUMMY_LAYOFF:
+            card = f"calls rummy and lays off {card} from the pile"
+        else:
+            card = f"lays off {card}"
+        text = (f"{who} {card} on {meld.name}, now {meld_text(meld)} "
                 f"({plural(gained, 'point')})")
     elif kind == DISCARD:
         text = f"{who} discards {card_text(deal.pile[-1])}"
@@ -148,13 +167,6 @@ def narrate_move(seen: Before, deal: Deal, move: Move) -> list[str]:
         lines.append(f"The stock is empty: the pile but its top card is shuffled into a new "
                      f"stock of {plural(len(deal.stock), 'card')}.")
     return lines
-
-
-def turn_over(seen: Before, deal: Deal) -> bool:
-    """Whether the move just made ended a turn (or the deal)."""
-    return deal.over or (deal.turn != seen.turn and deal.phase == "draw") or (
-        len(deal.pile) > len(seen.pile) and deal.moves[-1].kind == DISCARD
-    )
 
 
 def status_line(deal: Deal) -> str:
@@ -192,14 +204,14 @@ def deal_end(
 ) -> list[str]:
     """How deal ``number`` ended, the points of each player, and running ``totals`` after it."""
     rules, players = deal.rules, deal.players
-    idle = sum(1 for _ in range(players)) * 10
+    idle = IDLE_TURNS_PER_PLAYER * players
     why = ENDINGS.get(result.ended_by, result.ended_by).format(
         who=seat_name(deal.turn if result.went_out is None else result.went_out), idle=idle
     )
     lines = [f"Deal {number} is over: {why}."]
     if deal.melds:
-        lines.append("  Table: " + "; ".join(
-            f"{meld.name} {meld_text(meld)}" for meld in deal.melds))
+        lines.extend(pack_line("  Table: ", [f"{meld.name} {meld_text(meld)}"
+                                             for meld in deal.melds]))
     if rules.partnership:
         lines.append(f"  {'':<16}{'table':>7}{'hand':>7}")
         for seat in range(players):
@@ -223,6 +235,8 @@ def game_end(game: Game) -> list[str]:
     totals = " / ".join(f"{side_name(rules, players, side)} {total}"
                         for side, total in enumerate(game.totals))
     if not game.finished:
+        if not game.results:
+            return ["The game is not over, and no deal has been scored yet."]
         return [f"The game is not over after {plural(len(game.results), 'deal')}: {totals}."]
     if game.winner is None:
         return [f"The game ends in a draw after {plural(len(game.results), 'deal')}: {totals}."]
@@ -293,6 +307,5 @@ __all__ = [
     "seat_name",
     "side_name",
     "status_line",
-    "turn_over",
     "value_text",
 ]

@@ -173,8 +173,8 @@ def _replay_round(game: Game, r: int, round_data: Any, last: bool) -> None:
     deck = cards_from_faces(deck_faces, rules, players)
     _check_pack(deck, rules, players, f"round {r}")
     orders = [cards_from_faces(order, rules, players) for order in restock]
-    game.start_deal(deck, orders, dealer)
-    deal = game.deal
+    deal = game.start_deal(deck, orders, dealer)
+    deal.rng = None  # a reshuffle must come from the record's restock, never be invented
     for i, text in enumerate(moves):
         if deal.over:
             raise ReplayError(r, i, "the deal is already over")

@@ -58,12 +58,16 @@ def rules_from_options(preset: str, pairs: Iterable[str] = ()) -> Rules:
 
 def bot_names_for(spec: str, players: int) -> list[str]:
     """One bot name per seat from ``NAME`` (every seat) or ``NAME,NAME,…`` (seat by seat)."""
-    names = [name.strip() for name in spec.split(",")]
+    return seat_bots([name.strip() for name in spec.split(",")], players)
+
+
+def seat_bots(names: Sequence[str], players: int) -> list[str]:
+    """One bot name per seat: ``names`` holds one name for every seat, or one per seat."""
     for name in names:
         if name not in BOT_NAMES:
             raise SimulationError(f"unknown bot {name!r}; the bots are: {', '.join(BOT_NAMES)}")
     if len(names) == 1:
-        return names * players
+        return list(names) * players
     if len(names) != players:
         raise SimulationError(
             f"{len(names)} bots named for {players} players: name one bot, or one per seat"
@@ -127,7 +131,11 @@ def play_deal(
     *,
     time_budget: float = 1.0,
 ) -> tuple[Game, DealOutcome]:
-    """Play deal ``index`` of the run seeded with ``seed``: a game of exactly one deal."""
+    """Play deal ``index`` of the run seeded with ``seed``: a game of exactly one deal.
+
+    ``bots`` names one bot for every seat, or one per seat.
+    """
+    bots = seat_bots(bots, players)
     dseed = deal_seed(seed, index)
     game = Game(rules, players, rng=random.Random(dseed), auto_deal=False)
     deal = game.start_deal()
@@ -278,12 +286,7 @@ def simulate(
     rules.check_players(players)
     if deals < 0:
         raise SimulationError("the number of deals cannot be negative")
-    names = list(bots) * players if len(bots) == 1 else list(bots)
-    if len(names) != players:
-        raise SimulationError(f"{len(bots)} bots named for {players} players")
-    for name in names:
-        if name not in BOT_NAMES:
-            raise SimulationError(f"unknown bot {name!r}; the bots are: {', '.join(BOT_NAMES)}")
+    names = seat_bots(bots, players)
     summary = Summary(rules, players, names, seed)
     for index in range(deals):
         start = time.perf_counter()
@@ -308,5 +311,6 @@ __all__ = [
     "play_deal",
     "play_turns",
     "rules_from_options",
+    "seat_bots",
     "simulate",
 ]

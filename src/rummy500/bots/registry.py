@@ -6,9 +6,11 @@ from collections.abc import Callable
 
 from .base import Bot
 from .random_bot import RandomBot
+from .simple import SimpleBot
 
 _FACTORIES: dict[str, Callable[[int | None, float], Bot]] = {
     "random": lambda seed, budget: RandomBot(seed, budget),
+    "simple": lambda seed, budget: SimpleBot(seed, budget),
 }
 
 BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)

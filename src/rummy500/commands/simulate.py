@@ -1,0 +1,164 @@
+"""``rummy500 simulate``: play deals between computer players and sum them up."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ..bots import BOT_NAMES
+from ..game import Game
+from ..narrate import side_name, value_text
+from ..record import game_record
+from ..rules import PRESETS, Rules, RulesError
+from ..simulation import (
+    ENDINGS,
+    DealOutcome,
+    SimulationError,
+    Summary,
+    bot_names_for,
+    rules_from_options,
+    simulate,
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--deals", "-n", type=int, default=100, help="deals to play (100)")
+    parser.add_argument("--players", "-p", type=int, default=None,
+                        help="players (2; 4 for partnership presets)")
+    parser.add_argument("--preset", default="classic", help=f"rule set: {', '.join(PRESETS)}")
+    parser.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
+                        help="set a rule option over the preset (repeatable; see rummy500 rules)")
+    parser.add_argument("--bot", default="random",
+                        help=f"the bot for every seat, or one per seat separated by commas "
+                        f"({', '.join(BOT_NAMES)})")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="seed of the run (each deal is seeded from it and its number); "
+                        "drawn at random and shown when left out")
+    parser.add_argument("--budget", type=float, default=1.0, metavar="SECONDS",
+                        help="thinking time a decision for bots that search (1.0)")
+    parser.add_argument("--records", type=Path, default=None, metavar="DIR",
+                        help="write every deal's record to DIR/deal-00001.json, …")
+    parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+
+
+def default_players(rules: Rules) -> int:
+    return 4 if rules.partnership else 2
+
+
+def fail(message: str) -> int:
+    print(f"rummy500 simulate: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        rules = rules_from_options(args.preset, args.option)
+        players = args.players if args.players is not None else default_players(rules)
+        rules.check_players(players)
+        bots = bot_names_for(args.bot, players)
+    except (RulesError, SimulationError) as error:
+        return fail(str(error))
+    if args.deals < 1:
+        return fail("--deals must be at least 1")
+    if args.budget <= 0:
+        return fail("--budget must be a positive number of seconds")
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    records: Path | None = args.records
+    if records is not None:
+        try:
+            records.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            return fail(f"cannot make the records folder {records}: {error}")
+
+    errors = Console(stderr=True)
+    progress = Progress(
+        TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        console=errors, transient=True, disable=not errors.is_terminal,
+    )
+    task = progress.add_task("deals", total=args.deals)
+
+    def on_deal(game: Game, outcome: DealOutcome) -> None:
+        if records is not None:
+            path = records / f"deal-{outcome.index + 1:05d}.json"
+            path.write_text(json.dumps(game_record(game)) + "\n", encoding="utf-8")
+        progress.advance(task)
+
+    try:
+        with progress:
+            summary = simulate(rules, players, bots, seed, args.deals, time_budget=args.budget,
+                               on_deal=on_deal)
+    except SimulationError as error:
+        print(f"rummy500 simulate: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:
+        return fail(f"cannot write a record: {error}")
+    data = summary.as_dict()
+    if args.json:
+        print(json.dumps(data, indent=2))
+    else:
+        show(Console(), summary, data)
+    return 0
+
+
+def _number(value: float) -> str:
+    return str(value) if isinstance(value, int) else f"{value:.1f}"
+
+
+def show(console: Console, summary: Summary, data: dict[str, Any]) -> None:
+    """The summary as tables."""
+    rules = summary.rules
+    changes = "".join(f", {name}={value_text(value)}" for name, value in rules.overrides().items())
+    timing = data["timing"]
+    bots = sorted(set(summary.bots))
+    who = f"bot {bots[0]}" if len(bots) == 1 else f"bots {', '.join(summary.bots)}"
+    console.print(
+        f"{summary.deals} deals of {rules.preset}{changes}, {summary.players} players, {who}, "
+        f"seed {summary.seed}\n{timing['seconds']:.2f} s of play, "
+        f"{timing['deals_per_second']:.1f} deals a second",
+        markup=False, highlight=False,
+    )
+    points = Table(title="Points per deal", title_justify="left")
+    for column in ("", "mean", "min", "p95", "max", "deals won", "share"):
+        points.add_column(column, justify="left" if not column else "right")
+    for side, spread in enumerate(data["points"]["per_side"]):
+        points.add_row(side_name(rules, summary.players, side),
+                       *(_number(spread[key]) for key in ("mean", "min", "p95", "max")),
+                       str(summary.wins[side]), f"{100 * data['win_share'][side]:.1f}%")
+    overall = data["points"]["overall"]
+    points.add_row("overall", *(_number(overall[key]) for key in ("mean", "min", "p95", "max")),
+                   f"{summary.ties} tied" if summary.ties else "", "")
+    console.print(points)
+
+    seats = Table(title="Seats (means per deal)", title_justify="left")
+    for column in ("", "on the table", "in hand", "went out"):
+        seats.add_column(column, justify="left" if not column else "right")
+    for seat in range(summary.players):
+        seats.add_row(f"Seat {seat}", _number(data["points"]["melded_per_seat"][seat]),
+                      _number(data["points"]["in_hand_per_seat"][seat]),
+                      str(summary.went_out[seat]))
+    console.print(seats)
+
+    endings = Table(title="How deals ended", title_justify="left")
+    endings.add_column("")
+    endings.add_column("deals", justify="right")
+    endings.add_column("share", justify="right")
+    for ending in ENDINGS:
+        count = summary.ended_by.get(ending, 0)
+        endings.add_row(ending, str(count), f"{100 * count / summary.deals:.1f}%")
+    console.print(endings)
+
+    length = Table(title="Deal length", title_justify="left")
+    for column in ("", "mean", "p95", "max"):
+        length.add_column(column, justify="left" if not column else "right")
+    for what in ("moves", "turns"):
+        spread = data[what]
+        length.add_row(what, *(_number(spread[key]) for key in ("mean", "p95", "max")))
+    console.print(length)
