@@ -21,10 +21,11 @@ from rummy500.cards import JOKER, face_of, face_str, iter_bits, make_pack, parse
 from rummy500.deal import Deal
 from rummy500.game import Game
 from rummy500.melds import classify
-from rummy500.moves import Move, parse_move, parse_piece
+from rummy500.moves import parse_piece
 from rummy500.rules import Rules
 from rummy500.scoring import points_for
 from rummy500.table import new_meld
+from rummy500.view import view_of
 
 FILL = "..."
 """Ends a hand that the rest of the pack fills up (in pack order)."""
@@ -163,10 +164,21 @@ def deal_from_hands(
 
 
 def legal(game: Game | Deal) -> list[str]:
-    """The legal moves as sorted text (each must be listed once)."""
-    moves = [str(move) for move in game.legal_moves()]
+    """The legal moves as sorted text.
+
+    Each is listed once, each is accepted by ``why_illegal``, and the view of the
+    player to move lists the same moves.
+    """
+    deal = game.deal if isinstance(game, Game) else game
+    listed = game.legal_moves()
+    moves = sorted(str(move) for move in listed)
     assert len(moves) == len(set(moves)), f"a move is listed twice: {moves}"
-    return sorted(moves)
+    for move in listed:
+        assert deal.why_illegal(move) is None, f"{move} is listed but refused"
+    if not deal.over:
+        seen = view_of(deal, deal.turn).legal_moves()
+        assert sorted(str(move) for move in seen) == moves
+    return moves
 
 
 def play(game: Game, *moves: str) -> None:
@@ -184,7 +196,3 @@ def faces(cards_held: int | Iterable[int]) -> list[str]:
 def face_text(text: str) -> list[str]:
     """Faces written in text, sorted, canonical (to compare with :func:`faces`)."""
     return sorted(face_str(_token_face(token)) for token in text.split())
-
-
-def move(text: str) -> Move:
-    return parse_move(text)

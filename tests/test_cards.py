@@ -165,7 +165,7 @@ def test_cards_text_round_trip_keeps_the_faces(bits: int) -> None:
 
 @st.composite
 def canonical_card_sets(draw: st.DrawFn) -> int:
-    """A card set as ``Cards.parse`` builds it: the first copy before the second, jokers in order."""
+    """A card set as ``Cards.parse`` builds it: first copies before second ones, jokers in order."""
     bits = 0
     for face in NATURAL_FACES:
         copies = draw(st.integers(0, 2))
@@ -195,13 +195,14 @@ def test_cards_set_protocol(bits: int) -> None:
     assert -1 not in cards and "7h" not in cards
     assert eval(repr(cards), {"Cards": Cards}) == cards
     assert hash(Cards(members)) == hash(cards) and Cards(members) == cards
-    assert cards.faces() == sorted(cards.faces(), key=lambda f: (4, 0) if f == JOKER else (f >> 4, f & 15))
+    assert cards.faces() == sorted(
+        cards.faces(), key=lambda f: (4, 0) if f == JOKER else (f >> 4, f & 15))
 
 
 def test_cards_is_immutable() -> None:
     cards = Cards.parse("7h Kd")
     with pytest.raises(AttributeError):
-        cards.bits = 0  # type: ignore[misc]
+        cards.bits = 0
 
 
 def test_cards_parse_copies_and_limits() -> None:
@@ -211,3 +212,15 @@ def test_cards_parse_copies_and_limits() -> None:
     with pytest.raises(CardError, match="eight jokers"):
         Cards.parse("* " * 9)
     assert str(Cards.parse("10♥ kd *  ac")) == "Ac Kd Th *"
+
+
+@given(st.lists(st.sampled_from(["7h", "7H", "10♥", "*", "Kd", "ks", "x", "1c", "**", "7ſ", "Th"])
+                | st.text(max_size=12), max_size=20).map(" ".join))
+def test_fuzzed_card_lists_are_read_or_refused(text: str) -> None:
+    try:
+        cards = Cards.parse(text)
+    except CardError as error:
+        assert str(error)
+        return
+    assert len(cards) == len(text.split())
+    assert Cards.parse(str(cards)) == cards

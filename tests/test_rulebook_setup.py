@@ -7,14 +7,14 @@ Each test names the row it checks and the rule books behind it (000 … 004).
 from __future__ import annotations
 
 import pytest
-from helpers import deal_from_hands, faces, legal, play
 
+from helpers import deal_from_hands, faces, legal, play
 from rummy500 import Game, RulesError, make_rules
 from rummy500.cards import JOKER, face_of, make_pack
 from rummy500.record import game_record
 from rummy500.rules import PRESETS, parse_option_value
 
-# -- 1. players -------------------------------------------------------------------------
+# -- 1. players --------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("players", range(2, 9))
@@ -39,7 +39,7 @@ def test_s1_players_two_to_six__001() -> None:
         Game(make_rules("simplified"), 7)
 
 
-# -- 1. packs and jokers --------------------------------------------------------------------
+# -- 1. packs and jokers -----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -96,7 +96,7 @@ def test_s1_jokers_per_deck_needs_jokers__000_002() -> None:
         make_rules("wild", jokers_per_deck=5)
 
 
-# -- 1. cards dealt -------------------------------------------------------------------------
+# -- 1. cards dealt ----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -122,7 +122,7 @@ def test_s1_cards_dealt_three_or_more_seven__all(players: int) -> None:
     assert [hand.bit_count() for hand in small.deal.hands] == [5] * players
 
 
-# -- 1. first dealer, dealing, next deal, who plays first -------------------------------------
+# -- 1. first dealer, dealing, next deal, who plays first --------------------------------------
 
 
 def test_s1_first_dealer_drawn_by_seeded_random_and_recorded__decided() -> None:
@@ -166,6 +166,7 @@ def test_s1_next_deal_passes_to_the_left__000_004() -> None:
     assert game.deals[0].went_out == 0
     assert game.deal.dealer == 0
     assert game.deal.turn == 1
+    assert game.deal.melds == []  # melds are numbered afresh in each deal (section 3)
     assert game_record(game)["rounds"][1]["dealer"] == 0
 
 
@@ -181,7 +182,7 @@ def test_s1_player_left_of_dealer_plays_first__000_003_004(players: int, dealer:
     assert not game.view(dealer).my_turn
 
 
-# -- 8. presets -------------------------------------------------------------------------------
+# -- 8. presets --------------------------------------------------------------------------------
 
 
 def test_s8_preset_classic__rules_md() -> None:
@@ -285,7 +286,7 @@ def test_s8_every_option_can_be_set_on_a_preset__rules_md() -> None:
     assert make_rules("classic", min_run=parse_option_value("min_run", "4")).min_run == 4
 
 
-# -- impossible settings -------------------------------------------------------------------------
+# -- impossible settings -----------------------------------------------------------------------
 
 
 def test_impossible_nine_players__000_002_004() -> None:

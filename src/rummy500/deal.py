@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .cards import face_of, face_pretty, iter_bits
+from .cards import JOKER_MASK, face_of, face_pretty, iter_bits, sort_key
 from .legal import (
     DRAW_PHASE,
     OVER,
@@ -80,6 +80,10 @@ class _Snapshot(NamedTuple):
     restocks: int
     discarder: int
     moves: int
+    orders: int
+    """How many restock orders there were (a reshuffle adds one)."""
+    rng_state: tuple[object, ...] | None
+    """The random source's state, kept when the move may reshuffle the pile."""
 
 
 class Deal:
@@ -187,16 +191,23 @@ class Deal:
         return twin
 
     def _snapshot(self) -> _Snapshot:
+        may_reshuffle = (not self.stock and self.rng is not None
+                         and self.rules.stock_exhausted == "reshuffle")
         return _Snapshot(list(self.hands), list(self.pile), list(self.stock), list(self.melds),
                          list(self.credit), list(self.known), self.turn, self.phase,
                          self.must_use, self.went_out, self.ended_by, self.idle_turns,
-                         self.progress, self.restocks, self.discarder, len(self.moves))
+                         self.progress, self.restocks, self.discarder, len(self.moves),
+                         len(self.restock_orders),
+                         self.rng.getstate() if may_reshuffle and self.rng else None)
 
     def _restore(self, snap: _Snapshot) -> None:
         (self.hands, self.pile, self.stock, self.melds, self.credit, self.known, self.turn,
          self.phase, self.must_use, self.went_out, self.ended_by, self.idle_turns,
-         self.progress, self.restocks, self.discarder, count) = snap
+         self.progress, self.restocks, self.discarder, count, orders, rng_state) = snap
         del self.moves[count:]
+        del self.restock_orders[orders:]
+        if rng_state is not None and self.rng is not None:
+            self.rng.setstate(rng_state)
 
     def _apply(self, move: Move) -> None:
         self.moves.append(move)
@@ -232,11 +243,18 @@ class Deal:
             raise IllegalMoveError(f"unknown move {move}")
 
     def _remove(self, seat: int, card: int) -> None:
-        bit = ~(1 << card)
-        self.hands[seat] &= bit
-        self.known[seat] &= bit
+        self.hands[seat] &= ~(1 << card)
         if card == self.must_use:
             self.must_use = -1
+        known = self.known[seat]
+        if known:
+            # Nobody sees which copy of a face leaves a hand: a known copy goes first, so
+            # that ``known`` never tells of a second copy drawn unseen from the stock.
+            if not known >> card & 1:
+                twins = known & (JOKER_MASK if card & 15 == 15 else 1 << (card ^ 64))
+                if twins:
+                    card = (twins & -twins).bit_length() - 1
+            self.known[seat] = known & ~(1 << card)
 
     def _take(self, seat: int, face: int) -> None:
         pile = self.pile
@@ -408,8 +426,9 @@ class Deal:
 
     def fen(self) -> str:
         """A one-line summary of the position, for reprs, errors and tests."""
-        hands = "/".join(
-            " ".join(face_pretty(face_of(c)) for c in iter_bits(h)) or "-" for h in self.hands
+        hands = "/".join(  # by face: which pack a card came from is not part of the position
+            " ".join(face_pretty(face_of(c)) for c in sorted(iter_bits(h), key=sort_key)) or "-"
+            for h in self.hands
         )
         pile = " ".join(face_pretty(face_of(c)) for c in self.pile) or "-"
         melds = " ".join(f"{m.name}[{m.describe()}]" for m in self.melds) or "-"

@@ -208,7 +208,8 @@ def _run_windows(ext: int, min_run: int) -> tuple[tuple[int, int], ...]:
             end = pos - 1
             for lo in range(start, end - min_run + 2):
                 for hi in range(lo + min_run - 1, end + 1):
-                    if not (lo == 1 and hi == ACE_HIGH):
+                    # A..K is listed once, as 2..A (ace high: classify reads it so).
+                    if not (lo == 1 and hi >= 13):
                         windows.append((lo, hi))
         pos += 1
     return tuple(windows)
@@ -271,6 +272,8 @@ def _find_wild_melds(faces: int, wild: int, min_run: int, out: list[tuple[int, .
             for hi in range(lo + min_run - 1, ACE_HIGH + 1):
                 if lo == 1 and hi == ACE_HIGH:
                     break
+                if lo == 1 and hi == 13:
+                    continue  # the same cards as 2..A, listed there (ace high)
                 window = ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
                 present = ext & window
                 missing = hi - lo + 1 - present.bit_count()

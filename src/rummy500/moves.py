@@ -85,14 +85,15 @@ def canonical_meld(pieces: tuple[int, ...]) -> tuple[int, ...]:
     if JOKER in faces:
         return tuple(sorted(pieces))
     ranks = {rank_of(f) for f in faces}
+    # Ties (a face twice, in a text that is no meld) go by piece, so any order prints alike.
     if len(ranks) == 1:
-        return tuple(sorted(pieces, key=lambda p: suit_of(piece_face(p))))
+        return tuple(sorted(pieces, key=lambda p: (suit_of(piece_face(p)), p)))
     high = 13 in ranks
 
-    def key(piece: int) -> tuple[int, int]:
+    def key(piece: int) -> tuple[int, int, int]:
         face = piece_face(piece)
         rank = rank_of(face)
-        return (suit_of(face), 14 if rank == 1 and high else rank)
+        return (suit_of(face), 14 if rank == 1 and high else rank, piece)
 
     return tuple(sorted(pieces, key=key))
 

@@ -33,7 +33,7 @@ ENDINGS = {
 }
 
 
-# -- names and cards -------------------------------------------------------------------------------
+# -- names and cards ---------------------------------------------------------------------------
 
 
 def seat_name(seat: int) -> str:
@@ -95,7 +95,7 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-# -- one move ------------------------------------------------------------------------------------------
+# -- one move ----------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,15 +170,14 @@ def narrate_move(seen: Before, deal: Deal, move: Move) -> list[str]:
 
 
 def status_line(deal: Deal) -> str:
-    """Hand sizes, table points, stock and pile, in one short line."""
-    hands = " ".join(f"{seat}:{hand.bit_count()}" for seat, hand in enumerate(deal.hands))
-    table = " ".join(f"{seat}:{points}" for seat, points in enumerate(deal.credit))
-    melds = " ".join(meld.name for meld in deal.melds) or "none"
-    return (f"cards in hand {hands} | on the table {table} | melds {melds} | "
-            f"stock {len(deal.stock)} | pile {len(deal.pile)}")
+    """Cards in each hand, each seat's points on the table, stock and pile, in one line."""
+    hands = "/".join(str(hand.bit_count()) for hand in deal.hands)
+    table = "/".join(str(points) for points in deal.credit)
+    return (f"[cards in hand {hands} · points on the table {table} · "
+            f"stock {len(deal.stock)} · pile {len(deal.pile)}]")
 
 
-# -- deals and games --------------------------------------------------------------------------------
+# -- deals and games ---------------------------------------------------------------------------
 
 
 def deal_start(deal: Deal, number: int, *, hands: bool = True) -> list[str]:
@@ -248,17 +247,21 @@ def game_end(game: Game) -> list[str]:
             f"{plural(len(game.results), 'deal')}{bonus}: {totals}."]
 
 
-def narrate_deal(deal: Deal, number: int, *, hands: bool = True) -> Iterator[tuple[str, Deal]]:
-    """Replay ``deal``'s moves on a fresh copy, yielding each line with the copy after it."""
-    copy = Deal(deal.rules, deal.players, deal.dealer, deal.deck,
+def fresh_deal(deal: Deal) -> Deal:
+    """``deal`` as it was dealt, before any move (with the same restock orders)."""
+    return Deal(deal.rules, deal.players, deal.dealer, deal.deck,
                 deal.restock_orders[: deal.restocks])
-    for line in deal_start(copy, number, hands=hands):
-        yield line, copy
-    for move in deal.moves:
-        seen = before(copy)
-        copy.play(move, check=False)
-        for line in narrate_move(seen, copy, move):
-            yield line, copy
+
+
+def narrate_deal(
+    deal: Deal, moves: Iterable[Move], number: int, *, hands: bool = True
+) -> Iterator[str]:
+    """Deal ``number``'s opening, then each of ``moves`` played on ``deal`` and told."""
+    yield from deal_start(deal, number, hands=hands)
+    for move in moves:
+        seen = before(deal)
+        deal.play(move, check=False)
+        yield from narrate_move(seen, deal, move)
 
 
 def narrate_game(game: Game, *, hands: bool = True) -> Iterator[str]:
@@ -270,9 +273,8 @@ def narrate_game(game: Game, *, hands: bool = True) -> Iterator[str]:
     totals = [0] * rules.sides(game.players)
     for index, deal in enumerate(game.deals):
         yield ""
-        copy = deal
-        for line, copy in narrate_deal(deal, index + 1, hands=hands):
-            yield line
+        copy = fresh_deal(deal)
+        yield from narrate_deal(copy, deal.moves, index + 1, hands=hands)
         if index < len(game.results):
             result = game.results[index]
             totals = [t + s for t, s in zip(totals, result.scores, strict=True)]
@@ -298,6 +300,7 @@ __all__ = [
     "before",
     "deal_end",
     "deal_start",
+    "fresh_deal",
     "game_end",
     "hand_text",
     "meld_text",

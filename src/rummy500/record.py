@@ -123,6 +123,8 @@ def replay(data: Mapping[str, Any]) -> Game:
     Raises :class:`RecordFormatError` for a record that cannot be read and
     :class:`ReplayError` at its first illegal move.
     """
+    if not isinstance(data, Mapping):
+        raise RecordFormatError("a record is a JSON object with rules, players and rounds")
     try:
         rules = rules_from_record(data.get("rules", {"preset": "classic"}))
     except RulesError as error:
@@ -138,7 +140,7 @@ def replay(data: Mapping[str, Any]) -> Game:
     if not isinstance(rounds, list) or not rounds:
         raise RecordFormatError("rounds must be a list with at least one round")
     first = rounds[0]
-    if not isinstance(first, dict) or not isinstance(first.get("dealer"), int):
+    if not isinstance(first, dict) or type(first.get("dealer")) is not int:
         raise RecordFormatError("the first round must name its dealer")
     dealer = first["dealer"]
     if not 0 <= dealer < players:
@@ -165,7 +167,7 @@ def _replay_round(game: Game, r: int, round_data: Any, last: bool) -> None:
         raise RecordFormatError(f"round {r}: moves must be a list of move texts")
     if not isinstance(restock, list) or not all(isinstance(o, list) for o in restock):
         raise RecordFormatError(f"round {r}: restock must be a list of card lists")
-    if not isinstance(dealer, int) or not 0 <= dealer < players:
+    if type(dealer) is not int or not 0 <= dealer < players:
         raise RecordFormatError(f"round {r}: the dealer must be a seat from 0 to {players - 1}")
     if dealer != game.next_dealer():
         raise ReplayError(r, 0, f"the deal passes to the left: seat {game.next_dealer()} "
@@ -192,6 +194,10 @@ def _replay_round(game: Game, r: int, round_data: Any, last: bool) -> None:
     if not last and not deal.over:
         raise ReplayError(r, len(moves), "the round stops before its deal is over, "
                                          "yet another round follows")
+    if deal.restocks < len(orders):
+        raise ReplayError(r, len(moves), f"the record gives {len(orders)} restock order(s), "
+                                         f"but the stock was reshuffled {deal.restocks} time(s)")
+    deal.rng = game.rng  # the game may go on from here: later reshuffles are random
 
 
 def replay_summary(game: Game) -> dict[str, Any]:

@@ -102,13 +102,13 @@ class Rules:
             values["2 to 9 at face value"] = 2
         if self.jokers != "none":
             values["jokers"] = self.joker_value
-        for what, value in values.items():
-            if value % self.point_divisor:
-                raise RulesError(
-                    f"point_divisor {self.point_divisor} needs every value to divide by it, "
-                    f"and {what} ({value}) do not; use card_points = 'simplified' and values "
-                    "that are multiples of 5"
-                )
+        bad = [f"{what} ({value})" for what, value in values.items() if value % self.point_divisor]
+        if bad:
+            raise RulesError(
+                f"point_divisor {self.point_divisor} needs every value to divide by it, and "
+                f"{', '.join(bad)} do not; use card_points = 'simplified' and values that are "
+                "multiples of 5"
+            )
 
     # Derived settings -------------------------------------------------
 
@@ -175,7 +175,11 @@ class Rules:
         }
 
     def to_record(self) -> dict[str, Any]:
-        return {"preset": self.preset, **self.overrides()}
+        record = {"preset": self.preset, **self.overrides()}
+        if "point_divisor" in record:
+            # Explicit, so that make_rules does not scale the preset's target again.
+            record["target_score"] = self.target_score
+        return record
 
 
 def _check_types(rules: Rules) -> None:
@@ -343,12 +347,14 @@ def make_rules(preset: str = "classic", /, **overrides: Any) -> Rules:
     for name in overrides:
         if name not in OPTION_TYPES:
             raise RulesError(f"unknown option {name!r}; the options are: {', '.join(OPTION_NAMES)}")
+    divisor = overrides.get("point_divisor", 1)
     if (
-        overrides.get("point_divisor", 1) != 1
+        type(divisor) is int
+        and divisor > 1
         and "target_score" not in overrides
         and base.target_score is not None
     ):
-        overrides["target_score"] = base.target_score // overrides["point_divisor"]
+        overrides["target_score"] = base.target_score // divisor
     try:
         return dataclasses.replace(base, **overrides)
     except TypeError as error:
@@ -371,7 +377,7 @@ def parse_option_value(name: str, text: str) -> Any:
     if name not in OPTION_TYPES:
         raise RulesError(f"unknown option {name!r}; the options are: {', '.join(OPTION_NAMES)}")
     lowered = text.strip().lower()
-    if lowered in ("none", "null", ""):
+    if lowered in ("none", "null", "") and type(None) in _as_tuple(OPTION_TYPES[name]):
         return None
     if lowered in ("true", "yes", "on"):
         return True

@@ -72,7 +72,7 @@ def seat_bots(names: Sequence[str], players: int) -> list[str]:
         raise SimulationError(
             f"{len(names)} bots named for {players} players: name one bot, or one per seat"
         )
-    return names
+    return list(names)
 
 
 # -- one deal -----------------------------------------------------------------------------------

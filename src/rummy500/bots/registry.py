@@ -5,12 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .base import Bot
+from .expert import ExpertBot
+from .mcts import MctsBot
 from .random_bot import RandomBot
 from .simple import SimpleBot
 
 _FACTORIES: dict[str, Callable[[int | None, float], Bot]] = {
     "random": lambda seed, budget: RandomBot(seed, budget),
     "simple": lambda seed, budget: SimpleBot(seed, budget),
+    "expert": lambda seed, budget: ExpertBot(seed, budget),
+    "mcts": lambda seed, budget: MctsBot(seed, budget),
+    "light": lambda seed, budget: ExpertBot(seed, budget, light=True),
 }
 
 BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)

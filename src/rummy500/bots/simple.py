@@ -17,7 +17,16 @@ from __future__ import annotations
 
 from ..cards import JOKER, JOKER_MASK, face_of, faces_present, iter_bits
 from ..legal import can_still_use
-from ..melds import DECLARED, JOKER_SET, RUN, Meld, classify, find_melds, layoff_position, piece_face
+from ..melds import (
+    DECLARED,
+    JOKER_SET,
+    RUN,
+    Meld,
+    classify,
+    find_melds,
+    layoff_position,
+    piece_face,
+)
 from ..moves import DISCARD, DRAW, END, LAYOFF, MELD, RUMMY_LAYOFF, RUMMY_MELD, TAKE, Move
 from ..rules import Rules
 from ..scoring import Points, points_for

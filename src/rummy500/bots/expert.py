@@ -1,0 +1,684 @@
+"""``expert``: a careful player's judgement, from its view alone.
+
+Each decision weighs what every option leaves in hand (see
+:mod:`~rummy500.bots.handeval`) against what it hands the other side:
+
+- it counts every card seen (the fanned pile, the table, the cards others took
+  from the pile) to know which cards are still live;
+- it takes from the pile when the cards taken are worth more than a stock card,
+  however deep, counting the cards it would have to carry;
+- it lays down what it can, except a set of three whose fourth card it may still
+  get when four at once score double (Persian), and it goes out only when that
+  pays for its side;
+- it discards the card whose loss costs it least and feeds the others least: not
+  a card that lays off on the table, completes a meld with the pile or with what
+  an opponent is known to hold, or likely fits an opponent's unknown cards;
+- the closer an opponent is to going out (few cards, little stock), the more a
+  card left in hand costs, and the more it sheds high cards.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..cards import JOKER, JOKER_MASK, face_of, faces_present, iter_bits
+from ..legal import can_still_use
+from ..melds import DECLARED, JOKER_SET, RUN, find_melds
+from ..moves import DISCARD, DRAW, END, LAYOFF, MELD, PASS, RUMMY_LAYOFF, RUMMY_MELD, TAKE, Move
+from ..scoring import points_for
+from ..table import pick_cards
+from ..view import PlayerView
+from .base import Bot, Decision
+from .handeval import PARTNERS, Evaluator, completions
+from .knowledge import Knowledge
+from .simple import layoff_points, meld_points, taken_cards
+
+HAZARD = (1.0, 0.38, 0.2, 0.11, 0.02, 0.006, 0.003)
+"""The chance that a player holding this many cards goes out before the next round
+(measured in games between experts)."""
+AVERAGE_EXTRA_CARD = 2.0
+"""What a card taken along with a deep take is worth to whoever takes it, on average."""
+
+
+class Context:
+    """Everything one decision needs: knowledge, the evaluator, what discards feed."""
+
+    def __init__(self, view: PlayerView, light: bool = False) -> None:
+        self.view = view
+        self.light = light
+        self.rules = rules = view.rules
+        self.points = points_for(rules)
+        self.know = know = Knowledge(view)
+        self.opponents = know.opponents()
+        self.partners = know.partners()
+        self.draws = self._draws()
+        self.stuck = 0.35 + 0.65 * math.exp(-self.draws / 4.0)
+        if view.stock_count == 0 and rules.stock_exhausted != "reshuffle":
+            self.stuck = 1.0
+        self.evaluator = Evaluator(rules, self.points, view.melds, know.live, know.pool,
+                                   know.pile_count, self.draws, self.stuck)
+        fits = 0
+        for meld in view.melds:
+            if meld.kind != JOKER_SET:
+                fits |= meld.fits
+        self.table_fits = fits
+        self.joker_room = any(m.kind == JOKER_SET and m.fits for m in view.melds)
+        pile_faces = 0
+        for card in view.pile:
+            pile_faces |= 1 << face_of(card)
+        self.pile_faces = pile_faces & ~(1 << JOKER)
+        self._feed: dict[int, float] = {}
+
+    # -- how long the deal may last ------------------------------------------------------
+
+    def _draws(self) -> float:
+        """How many more cards this seat may expect to draw before the deal ends."""
+        view = self.view
+        players = view.players
+        stock_turns = view.stock_count / players
+        if view.rules.stock_exhausted == "reshuffle":
+            stock_turns += len(view.pile) / players
+        elif view.rules.stock_exhausted == "discard_pile":
+            stock_turns += 0.5
+        out_turns = min(
+            (self.going_out_turns(size) for seat, size in enumerate(view.hand_sizes)
+             if seat != view.seat),
+            default=99.0,
+        )
+        return max(0.0, min(stock_turns, out_turns))
+
+    def hazard(self) -> float:
+        """The chance that the deal ends before this seat's next turn."""
+        view = self.view
+        if view.stock_count <= view.players and view.rules.stock_exhausted == "end":
+            return 1.0
+        chance = 0.0
+        for seat, size in enumerate(view.hand_sizes):
+            if seat != view.seat:
+                chance += HAZARD[size] if size < len(HAZARD) else HAZARD[-1]
+        return min(1.0, chance)
+
+    @staticmethod
+    def going_out_turns(cards: int) -> float:
+        """Roughly how many turns a player holding ``cards`` needs to go out."""
+        return 0.6 + 0.75 * max(0, cards - 1)
+
+    def hand_estimate(self, seat: int) -> float:
+        """The points ``seat`` may expect to hold if the deal ended now."""
+        view = self.view
+        points = self.points
+        known = view.known[seat]
+        total = float(points.in_hand(known))
+        unknown = self.know.unknown[seat]
+        if unknown:
+            pool = self.know.unseen
+            average = points.in_hand(pool) / max(1, pool.bit_count())
+            total += unknown * average * 0.8
+        return total
+
+    def going_out_value(self) -> float:
+        """What ending the deal now by going out is worth to this seat's side."""
+        value = float(self.points.going_out_bonus)
+        add = self.rules.add_hand_to_winner
+        for seat in self.opponents:
+            value += self.hand_estimate(seat)
+        for seat in self.partners:
+            value -= 0.0 if add else self.hand_estimate(seat)
+        return value
+
+    # -- what a discard hands to the others ----------------------------------------------
+
+    def feed(self, face: int) -> float:
+        found = self._feed.get(face)
+        if found is None:
+            found = self._feed[face] = self._compute_feed(face)
+        return found
+
+    def _compute_feed(self, face: int) -> float:
+        view = self.view
+        rules = self.rules
+        points = self.points
+        if face == JOKER:
+            if rules.jokers == "wild":
+                return 3.0 * points.joker
+            return 2.0 * points.joker if self.joker_room else 1.0 * points.joker
+        value = self.evaluator.rank_value[face & 15]
+        if self.table_fits >> face & 1:
+            return value * (1.6 if rules.rummy_calls else 1.3)
+        feed = 0.0
+        rank, suit = face & 15, face >> 4
+        live = self.know.live
+        weights = [1.0] + [0.45] * (len(self.opponents) - 1)
+        for weight, seat in zip(weights, self.opponents, strict=False):
+            known = faces_present(view.known[seat])
+            discarded = 0 if self.light else self.know.records[seat].discarded
+            q = self.know.share(seat)
+            # a meld with the pile and the opponent's known cards, at once
+            pool = self.pile_faces | known | 1 << face
+            best = 0
+            for pieces in find_melds(pool, 0, 0, rules.min_run):
+                if face in pieces:
+                    best = max(best, meld_points(pieces, points))
+            if best:
+                feed += weight * (best * 0.8 + AVERAGE_EXTRA_CARD)
+                continue
+            # melds with the opponent's unseen cards (and the pile)
+            chance = 0.0
+            same = [s << 4 | rank for s in range(4) if s != suit]
+            held = [live[f] * q + (1.0 if (known | self.pile_faces) >> f & 1 else 0.0)
+                    for f in same]
+            set_chance = held[0] * held[1] + held[0] * held[2] + held[1] * held[2]
+            if discarded & sum(1 << f for f in same):
+                set_chance *= 0.3
+            chance += set_chance
+            for a, b in ((rank - 2, rank - 1), (rank - 1, rank + 1), (rank + 1, rank + 2)):
+                fa, fb = _suited(suit, a), _suited(suit, b)
+                if fa < 0 or fb < 0:
+                    continue
+                ha = live[fa] * q + (1.0 if (known | self.pile_faces) >> fa & 1 else 0.0)
+                hb = live[fb] * q + (1.0 if (known | self.pile_faces) >> fb & 1 else 0.0)
+                run_chance = min(1.0, ha) * min(1.0, hb)
+                if discarded & (1 << fa | 1 << fb):
+                    run_chance *= 0.4
+                chance += run_chance
+            feed += weight * min(1.0, chance) * (value * 2.2 + 4.0)
+        for seat in self.partners:
+            known = faces_present(view.known[seat])
+            if known and any(face in p for p in find_melds(known | 1 << face, 0, 0,
+                                                            rules.min_run)):
+                feed -= 0.3 * value
+        return feed
+
+
+def _suited(suit: int, rank: int) -> int:
+    if rank == 14:
+        rank = 1
+    if not 1 <= rank <= 13:
+        return -1
+    return suit << 4 | rank
+
+
+class ExpertBot(Bot):
+    """The expert; ``light`` skips the costlier reckoning (for playouts in search)."""
+
+    name = "expert"
+
+    def __init__(self, seed: int | None = None, time_budget: float = 1.0, *,
+                 light: bool = False) -> None:
+        super().__init__(seed, time_budget)
+        self.light = light
+
+    def decide(self, view: PlayerView) -> Decision:
+        moves = view.legal_moves()
+        if not moves:
+            raise ValueError("there is no legal move: it is not this seat's move")
+        if len(moves) == 1:
+            return Decision(moves[0], "the only legal move")
+        if view.phase == "rummy":
+            return self._claim(view, moves)
+        ctx = Context(view, self.light)
+        if view.phase == "draw":
+            return self.draw_decision(ctx, moves)
+        return self.play_decision(ctx, moves)
+
+    # -- rummy calls ---------------------------------------------------------------------------
+
+    def _claim(self, view: PlayerView, moves: list[Move]) -> Decision:
+        points = points_for(view.rules)
+        best: tuple[int, Move] | None = None
+        for move in moves:
+            if move.kind == RUMMY_MELD:
+                value = meld_points(move.pieces, points)
+            elif move.kind == RUMMY_LAYOFF:
+                value = layoff_points(move.pieces[0], view.melds[move.meld - 1], points)
+            else:
+                continue
+            if best is None or value > best[0]:
+                best = (value, move)
+        if best is None:
+            return Decision(Move(PASS), "no claim is worth making")
+        return Decision(best[1], f"claims {best[0]} free points from the pile")
+
+    # -- drawing -------------------------------------------------------------------------------
+
+    def draw_options(self, ctx: Context, moves: list[Move]) -> list[tuple[float, Move, str]]:
+        """Each draw-phase move with its value to this seat, best first."""
+        view = ctx.view
+        hand = view.hand
+        scored: list[tuple[float, Move, str]] = []
+        for move in moves:
+            if move.kind == DRAW:
+                scored.append((self.stock_value(ctx), move, "nothing in the pile pays "
+                               "better than a card from the stock"))
+            elif move.kind == END:
+                scored.append((ctx.evaluator.value(hand) - ctx.evaluator.leftover(0), move,
+                               "nothing in the pile pays for taking it"))
+            elif move.kind == TAKE:
+                bottom, taken = taken_cards(view.pile, move.pieces[0])
+                must = self._must_use(view, len(view.pile) - taken.bit_count(), bottom)
+                value, laid = self.take_value(ctx, hand | taken, bottom if must else -1)
+                count = taken.bit_count()
+                why = (f"taking {count} card{'s' if count > 1 else ''} from the pile "
+                       f"puts {laid} points down" if laid else
+                       "the card on top of the pile fits the hand")
+                scored.append((value, move, why))
+        scored.sort(key=lambda item: -item[0])
+        return scored
+
+    def draw_decision(self, ctx: Context, moves: list[Move]) -> Decision:
+        _, move, why = self.draw_options(ctx, moves)[0]
+        return Decision(move, why)
+
+    @staticmethod
+    def _must_use(view: PlayerView, index: int, bottom: int) -> bool:
+        rules = view.rules
+        return (index < len(view.pile) - 1 or rules.top_discard_must_be_used
+                or view.stock_count == 0)
+
+    def stock_value(self, ctx: Context) -> float:
+        """The expected worth of the hand after a stock card and the best discard."""
+        evaluator = ctx.evaluator
+        hand = ctx.view.hand
+        base, melds = evaluator.plan(hand)
+        left = _without(hand, melds)
+        left_value = evaluator.leftover(left)
+        melded = base - left_value
+        gain_now = self._best_discard_gain(ctx, left)
+        know = ctx.know
+        pool = know.pool
+        if not pool:
+            return base
+        expected = 0.0
+        hand_faces = faces_present(hand)
+        if ctx.light:
+            near = _outs(faces_present(left)) | ctx.table_fits
+        else:
+            near = _neighbourhood(faces_present(left)) | ctx.table_fits
+        full_search = ctx.rules.min_run != 3
+        for face in range(64):
+            copies = know.live[face]
+            if not copies:
+                continue
+            if face == JOKER:
+                with_card = evaluator.value(hand | 1 << _free_joker(hand))
+            elif full_search or (not ctx.light and _makes_meld(face, hand_faces)):
+                card = face if not hand >> face & 1 else face + 64
+                with_card = evaluator.value(hand | 1 << card)
+            elif near >> face & 1:
+                card = face if not hand >> face & 1 else face + 64
+                with_card = melded + evaluator.leftover(left | 1 << card)
+            else:
+                with_card = base - ctx.stuck * evaluator.rank_value[face & 15]
+            gain = max(0.0, with_card - base + gain_now)
+            expected += copies * gain
+        return base + expected / pool
+
+    def _best_discard_gain(self, ctx: Context, left: int) -> float:
+        """How much the best discard from ``left`` (cards outside melds) improves it."""
+        evaluator = ctx.evaluator
+        if not left:
+            return 0.0
+        base = evaluator.leftover(left)
+        best = -1e9
+        for card in iter_bits(left):
+            gain = evaluator.leftover(left & ~(1 << card)) - base - ctx.feed(face_of(card))
+            best = max(best, gain)
+        return best
+
+    def take_value(self, ctx: Context, cards: int, must: int) -> tuple[float, int]:
+        """The worth of holding ``cards`` after a take (using ``must``) and the best discard."""
+        evaluator = ctx.evaluator
+        melds = self.plan_using(ctx, cards, must)
+        if melds is None:
+            return -1e9, 0
+        left = cards
+        laid = 0
+        for pieces in melds:
+            picked = pick_cards(left, pieces, must)
+            assert picked is not None
+            for card in picked:
+                left &= ~(1 << card)
+            laid += meld_points(pieces, ctx.points)
+        value = laid + evaluator.leftover(left)
+        if left:
+            base = evaluator.leftover(left)
+            best = -1e9
+            for card in iter_bits(left):
+                if card == must:
+                    continue
+                rest = left & ~(1 << card)
+                gain = evaluator.leftover(rest) - base - ctx.feed(face_of(card))
+                if not rest and not ctx.rules.discard_to_go_out:
+                    gain += ctx.going_out_value()
+                best = max(best, gain)
+            if best > -1e9:
+                value += best
+        else:
+            value += ctx.going_out_value()
+        return value, laid
+
+    def plan_using(self, ctx: Context, cards: int, must: int) -> list[tuple[int, ...]] | None:
+        """The best melds of ``cards``, one of them holding ``must`` when it cannot lay off."""
+        evaluator = ctx.evaluator
+        if must < 0:
+            return evaluator.plan(cards)[1]
+        face = face_of(must)
+        if face != JOKER and ctx.table_fits >> face & 1:
+            return evaluator.plan(cards)[1]
+        best: tuple[float, list[tuple[int, ...]]] | None = None
+        jokers = (cards & JOKER_MASK).bit_count()
+        wild = jokers if ctx.rules.jokers == "wild" else 0
+        persian = jokers if ctx.rules.jokers == "persian" else 0
+        for pieces in find_melds(faces_present(cards), wild, persian, ctx.rules.min_run):
+            if face not in pieces:
+                continue
+            picked = pick_cards(cards, pieces, must)
+            if picked is None or must not in picked:
+                continue
+            rest = cards
+            for card in picked:
+                rest &= ~(1 << card)
+            score, others = evaluator.plan(rest)
+            score += meld_points(pieces, ctx.points)
+            if best is None or score > best[0]:
+                best = (score, [pieces, *others])
+        if best is not None:
+            return best[1]
+        if can_still_use(ctx.rules, must, cards, list(ctx.view.melds)):
+            return evaluator.plan(cards)[1]
+        return None
+
+    # -- melding, laying off, discarding --------------------------------------------------------
+
+    def play_decision(self, ctx: Context, moves: list[Move]) -> Decision:
+        view = ctx.view
+        legal = set(moves)
+        melds, holding = self._play_plan(ctx)
+        for pieces in melds:
+            if pieces in holding:
+                continue
+            move = Move(MELD, pieces)
+            if move in legal:
+                pts = meld_points(pieces, ctx.points)
+                return Decision(move, f"lays down a meld worth {pts} points")
+        joker_meld = self._joker_meld(ctx, moves)
+        if joker_meld is not None:
+            return joker_meld
+        layoff = self._layoff(ctx, moves, melds, holding)
+        if layoff is not None:
+            return layoff
+        if view.must_use >= 0:
+            return self._fallback_use(ctx, moves)
+        options = self.discard_options(ctx, moves, holding)
+        if not options:
+            return Decision(moves[0], "the only move left")
+        _, move, why = options[0]
+        return Decision(move, why)
+
+    def _joker_meld(self, ctx: Context, moves: list[Move]) -> Decision | None:
+        """With wild jokers: the meld using a joker that the hand is best without."""
+        hand = ctx.view.hand
+        if ctx.rules.jokers != "wild" or not hand & JOKER_MASK:
+            return None
+        evaluator = ctx.evaluator
+        base = evaluator.value(hand)
+        best: tuple[float, Move] | None = None
+        for move in moves:
+            if move.kind != MELD or all(p < DECLARED for p in move.pieces):
+                continue
+            picked = pick_cards(hand, move.pieces)
+            if picked is None:
+                continue
+            rest = hand
+            for card in picked:
+                rest &= ~(1 << card)
+            value = meld_points(move.pieces, ctx.points) + evaluator.value(rest)
+            if value > base - 0.5 and (best is None or value > best[0]):
+                best = (value, move)
+        if best is None:
+            return None
+        return Decision(best[1], "a joker makes a meld of a pair")
+
+    def _play_plan(self, ctx: Context) -> tuple[list[tuple[int, ...]], set[tuple[int, ...]]]:
+        """The melds to lay down this turn, and those to keep back."""
+        view = ctx.view
+        hand = view.hand
+        melds = self.plan_using(ctx, hand, view.must_use) or []
+        holding = self._holds(ctx, melds) if view.must_use < 0 else set()
+        if melds and self._can_go_out(ctx, hand, melds) and not self._wants_out(ctx):
+            holding.add(melds[0])
+        return melds, holding
+
+    def _can_go_out(self, ctx: Context, hand: int, melds: list[tuple[int, ...]]) -> bool:
+        left = hand
+        for pieces in melds:
+            picked = pick_cards(left, pieces)
+            if picked is not None:
+                for card in picked:
+                    left &= ~(1 << card)
+        laid, _ = ctx.evaluator._layoffs(left & ~JOKER_MASK)
+        left &= ~laid
+        if ctx.rules.jokers == "wild" and ctx.evaluator.any_fits:
+            left &= ~JOKER_MASK
+        return left.bit_count() <= 1
+
+    def _wants_out(self, ctx: Context) -> bool:
+        """Whether ending the deal now is good for this seat's side (always, alone)."""
+        if not ctx.partners:
+            return True
+        return ctx.going_out_value() > -10.0 or ctx.draws < 2.0
+
+    def _holds(self, ctx: Context, melds: list[tuple[int, ...]]) -> set[tuple[int, ...]]:
+        """Sets of three kept back one more turn for a fourth card that would double them.
+
+        Held while the chance of the fourth card by the next turn, times the points the
+        doubling adds, beats the chance the deal ends first, times the swing of being
+        caught with the three in hand.
+        """
+        if not ctx.points.doubles:
+            return set()
+        held: set[tuple[int, ...]] = set()
+        live = ctx.know.live
+        pool = max(1, ctx.know.pool)
+        hazard = ctx.hazard()
+        for pieces in melds:
+            if len(pieces) != 3 or any(p >= DECLARED for p in pieces):
+                continue
+            ranks = {p & 15 for p in pieces}
+            if len(ranks) != 1:
+                continue
+            if pieces[0] == JOKER:
+                copies = live[JOKER]
+                value = ctx.points.joker
+            else:
+                rank = ranks.pop()
+                copies = sum(live[s << 4 | rank] for s in range(4) if (s << 4 | rank) not in pieces)
+                value = ctx.evaluator.rank_value[rank]
+            chance = min(1.0, 1.3 * copies / pool)
+            if chance * 4 * value > hazard * 2 * 3 * value:
+                held.add(pieces)
+        return held
+
+    def _layoff(self, ctx: Context, moves: list[Move], melds: list[tuple[int, ...]],
+                holding: set[tuple[int, ...]]) -> Decision | None:
+        view = ctx.view
+        reserved = 0
+        for pieces in holding:
+            picked = pick_cards(view.hand, pieces)
+            if picked is not None:
+                for card in picked:
+                    reserved |= 1 << card
+        best: tuple[float, Move] | None = None
+        for move in moves:
+            if move.kind != LAYOFF:
+                continue
+            piece = move.pieces[0]
+            meld = view.melds[move.meld - 1]
+            if piece >= DECLARED:
+                if not self._lay_joker(ctx, move):
+                    continue
+            elif piece == JOKER:
+                pass
+            else:
+                picked = pick_cards(view.hand & ~reserved, (piece,))
+                if picked is None:
+                    continue
+            value = float(layoff_points(piece, meld, ctx.points))
+            if meld.kind == RUN and piece < DECLARED:
+                value += 0.5  # runs first: they may open a chain
+            if best is None or value > best[0]:
+                best = (value, move)
+        if best is None:
+            return None
+        return Decision(best[1], "lays off a card that fits the table")
+
+    def _lay_joker(self, ctx: Context, move: Move) -> bool:
+        """A wild joker goes on the table when nothing in hand needs it more."""
+        view = ctx.view
+        natural = view.hand & ~JOKER_MASK
+        if not natural or natural.bit_count() <= 1:
+            return True
+        # keep it while a pair in hand could use it next turn, early in the deal
+        return ctx.stuck > 0.6
+
+    def _fallback_use(self, ctx: Context, moves: list[Move]) -> Decision:
+        must_face = face_of(ctx.view.must_use)
+        for move in moves:
+            faces = [JOKER if p >= DECLARED else p for p in move.pieces]
+            if must_face in faces:
+                return Decision(move, "uses the card it took from the pile")
+        return Decision(moves[0], "keeps a way to use the card it took from the pile")
+
+    def discard_options(self, ctx: Context, moves: list[Move],
+                        holding: set[tuple[int, ...]] | None = None,
+                        ) -> list[tuple[float, Move, str]]:
+        """Each legal discard with its value to this seat, best first."""
+        if holding is None:
+            holding = self._play_plan(ctx)[1]
+        view = ctx.view
+        hand = view.hand
+        evaluator = ctx.evaluator
+        reserved = 0
+        for pieces in holding:
+            picked = pick_cards(hand, pieces)
+            if picked is not None:
+                for card in picked:
+                    reserved |= 1 << card
+        left = hand & ~reserved
+        held_value = sum(meld_points(p, ctx.points) for p in holding)
+        scored: list[tuple[float, Move, str]] = []
+        for move in moves:
+            if move.kind != DISCARD:
+                continue
+            face = move.pieces[0]
+            picked = pick_cards(left, (face,)) or pick_cards(hand, (face,))
+            assert picked is not None
+            card = picked[0]
+            rest = hand & ~(1 << card)
+            if reserved and not reserved >> card & 1:
+                value = held_value + evaluator.value(rest & ~reserved)
+            else:
+                value = evaluator.value(rest)
+            feed = ctx.feed(face)
+            value -= feed
+            if not rest:
+                value += ctx.going_out_value()
+                why = "goes out"
+            elif ctx.table_fits >> face & 1:
+                why = "every other card is worth more to keep"
+            elif feed < 1.0:
+                why = "a card nobody seems to collect and that it cannot use"
+            else:
+                why = "the card it can best spare"
+            scored.append((value, move, why))
+        scored.sort(key=lambda item: -item[0])
+        return scored
+
+
+def _neighbourhood(faces: int) -> int:
+    """Faces of the same rank as, or within two ranks in suit of, any of ``faces``."""
+    near = 0
+    for face in iter_bits(faces):
+        suit, rank = face >> 4, face & 15
+        for s in range(4):
+            near |= 1 << (s << 4 | rank)
+        for r in (rank - 2, rank - 1, rank + 1, rank + 2):
+            f = _suited(suit, r)
+            if f >= 0:
+                near |= 1 << f
+        if rank in (1, 2, 12, 13):
+            for r in (1, 2, 3, 12, 13):
+                near |= 1 << (suit << 4 | r)
+    return near
+
+
+def _outs(faces: int) -> int:
+    """Faces that would complete a meld with two of ``faces``."""
+    outs = 0
+    for a in iter_bits(faces):
+        partners = PARTNERS[a] & faces & ~((2 << a) - 1)
+        for b in iter_bits(partners):
+            for face in completions(a, b):
+                outs |= 1 << face
+    return outs
+
+
+def _makes_meld(face: int, faces: int) -> bool:
+    """Whether ``face`` makes a meld of three with two of ``faces`` (runs of three)."""
+    suit, rank = face >> 4, face & 15
+    same = 0
+    for s in range(4):
+        if s != suit and faces >> (s << 4 | rank) & 1:
+            same += 1
+    if same >= 2:
+        return True
+    bits = faces >> (suit << 4) & 0x3FFE
+    ext = bits | (bits & 2) << 13
+    for pos in ((1, 14) if rank == 1 else (rank,)):
+        below2 = pos >= 3 and ext >> (pos - 2) & 1
+        below1 = pos >= 2 and ext >> (pos - 1) & 1
+        above1 = pos <= 13 and ext >> (pos + 1) & 1
+        above2 = pos <= 12 and ext >> (pos + 2) & 1
+        if (below2 and below1) or (below1 and above1) or (above1 and above2):
+            return True
+    return False
+
+
+def _without(cards: int, melds: list[tuple[int, ...]]) -> int:
+    """``cards`` less the cards of ``melds``."""
+    for pieces in melds:
+        picked = pick_cards(cards, pieces)
+        if picked is not None:
+            for card in picked:
+                cards &= ~(1 << card)
+    return cards
+
+
+def _extensions(pieces: tuple[int, ...]) -> int:
+    """Faces that would lengthen a meld of ``pieces`` (a run's ends, a set's other suits)."""
+    faces = [p - DECLARED if p >= DECLARED else p for p in pieces if p != JOKER]
+    if not faces:
+        return 1 << JOKER
+    ranks = {f & 15 for f in faces}
+    bits = 0
+    if len(ranks) == 1:
+        rank = ranks.pop()
+        for s in range(4):
+            bits |= 1 << (s << 4 | rank)
+        return bits
+    suit = faces[0] >> 4
+    positions = [14 if f & 15 == 1 and 13 in ranks else f & 15 for f in faces]
+    for pos in (min(positions) - 1, max(positions) + 1):
+        face = _suited(suit, pos)
+        if face >= 0 and pos >= 1:
+            bits |= 1 << face
+    return bits
+
+
+def _free_joker(hand: int) -> int:
+    for copy in (0, 64):
+        for j in range(4):
+            card = copy + j * 16 + 15
+            if not hand >> card & 1:
+                return card
+    return 15

@@ -1,0 +1,123 @@
+"""Determinization: whole deals consistent with everything one seat knows.
+
+A sample keeps every card the seat has seen where it is (its own hand, the
+pile, the table, the cards others are known to hold after taking them from
+the pile) and deals the unseen cards at random into the other hands' unknown
+places and the stock. The result is a real :class:`~rummy500.deal.Deal` in the
+view's position, ready for playouts; it is only ever a guess at the real deal.
+
+Unseen cards are not all equally likely in a given hand: a player who
+discarded a card, or left it on the pile to draw from the stock, rarely holds
+cards that meld with it. :func:`sample_deal` leans each unseen card towards or
+away from each hand by such evidence (``lean``), never against a hard fact.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..cards import face_of, iter_bits, make_pack
+from ..deal import Deal
+from ..view import PlayerView
+from .knowledge import Knowledge
+
+
+def card_weights(know: Knowledge, seat: int) -> dict[int, float]:
+    """How much likelier than average each unseen card is to be in ``seat``'s hand."""
+    record = know.records[seat]
+    avoided = record.discarded | record.passed
+    wanted = record.wanted
+    weights: dict[int, float] = {}
+    for card in iter_bits(know.unseen):
+        face = face_of(card)
+        if face == 15:
+            weights[card] = 1.0
+            continue
+        weight = 1.0
+        suit, rank = face >> 4, face & 15
+        same_rank = 0
+        near = 0
+        for s in range(4):
+            same_rank |= 1 << (s << 4 | rank)
+        for r in (rank - 1, rank + 1):
+            if 1 <= r <= 13:
+                near |= 1 << (suit << 4 | r)
+        if avoided & same_rank:
+            weight *= 0.6
+        if avoided & near:
+            weight *= 0.8
+        if wanted & (same_rank | near) & ~(1 << face):
+            weight *= 1.5
+        weights[card] = weight
+    return weights
+
+
+def sample_hands(view: PlayerView, know: Knowledge, rng: random.Random,
+                 lean: bool = True) -> tuple[list[int], list[int]]:
+    """Hands for every seat and a stock order (top last), consistent with the view."""
+    players = view.players
+    hands = [0] * players
+    for seat in range(players):
+        hands[seat] = view.hand if seat == view.seat else view.known[seat]
+    unseen = list(iter_bits(know.unseen))
+    rng.shuffle(unseen)
+    needs = [0 if seat == view.seat else know.unknown[seat] for seat in range(players)]
+    if sum(needs) + view.stock_count != len(unseen):
+        raise ValueError("the view's card counts do not add up")
+    if lean:
+        # each hand in turn draws its unknown cards, weighted by its evidence
+        order = sorted(range(players), key=lambda s: -needs[s])
+        left = unseen
+        for seat in order:
+            need = needs[seat]
+            if not need:
+                continue
+            weights = card_weights(know, seat)
+            keys = [(rng.random() ** (1.0 / weights.get(card, 1.0)), card) for card in left]
+            keys.sort(reverse=True)
+            chosen = {card for _, card in keys[:need]}
+            for card in chosen:
+                hands[seat] |= 1 << card
+            left = [card for card in left if card not in chosen]
+        stock = left
+    else:
+        index = 0
+        for seat in range(players):
+            for card in unseen[index:index + needs[seat]]:
+                hands[seat] |= 1 << card
+            index += needs[seat]
+        stock = unseen[index:]
+    rng.shuffle(stock)
+    return hands, stock
+
+
+def sample_deal(view: PlayerView, rng: random.Random, know: Knowledge | None = None,
+                lean: bool = True) -> Deal:
+    """A whole deal in the view's position, its hidden cards drawn at random."""
+    know = know if know is not None else Knowledge(view)
+    hands, stock = sample_hands(view, know, rng, lean)
+    return deal_from(view, know, hands, stock, rng)
+
+
+def deal_from(view: PlayerView, know: Knowledge, hands: list[int], stock: list[int],
+              rng: random.Random) -> Deal:
+    """The view's position with the given hidden cards."""
+    rules = view.rules
+    pack = make_pack(rules.deck_count(view.players), rules.jokers_in_each_deck)
+    deal = Deal(rules, view.players, view.dealer, pack, rng=rng)
+    public = know.public
+    deal.hands = list(hands)
+    deal.stock = list(stock)
+    deal.pile = list(view.pile)
+    deal.melds = list(view.melds)
+    deal.credit = list(view.credit)
+    deal.known = list(view.known)
+    deal.turn = view.turn
+    deal.phase = view.phase
+    deal.must_use = view.must_use
+    deal.moves = list(view.history)
+    deal.idle_turns = public.idle_turns
+    deal.progress = public.progress
+    deal.restocks = public.restocks
+    deal.discarder = public.discarder
+    return deal

@@ -1,0 +1,143 @@
+"""``rummy500 tournament``: measure computer players against each other.
+
+    rummy500 tournament --bots expert,simple --players 2 --games 200 --seed 1
+    rummy500 tournament --bots mcts,expert --deals 400 --budget 1 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from ..bots import BOT_NAMES
+from ..rules import PRESETS, RulesError
+from ..simulation import rules_from_options
+from ..tournament import TournamentError, TournamentResult, TournamentSpec, run_tournament
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--bots", "-b", required=True,
+                        help=f"bots separated by commas, seat by seat, repeated round the table "
+                        f"when fewer than the players ({', '.join(BOT_NAMES)})")
+    parser.add_argument("--players", "-p", type=int, default=None,
+                        help="players (2; 4 for partnership presets)")
+    count = parser.add_mutually_exclusive_group()
+    count.add_argument("--games", "-g", type=int, default=None,
+                       help="whole games to the target for every seating (100)")
+    count.add_argument("--deals", "-d", type=int, default=None,
+                       help="single deals for every seating, scored by points")
+    parser.add_argument("--preset", default="classic", help=f"rule set: {', '.join(PRESETS)}")
+    parser.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
+                        help="set a rule option over the preset (repeatable)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the pack orders (1)")
+    parser.add_argument("--budget", type=float, default=1.0, metavar="SECONDS",
+                        help="thinking time a decision for the bots that search (1.0)")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="processes playing at once (2: both cores)")
+    parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
+
+
+def fail(message: str) -> int:
+    print(f"rummy500 tournament: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        rules = rules_from_options(args.preset, args.option)
+        players = args.players if args.players is not None else (4 if rules.partnership else 2)
+        names = tuple(name.strip() for name in args.bots.split(",") if name.strip())
+        games = args.games if args.games is not None else (0 if args.deals else 100)
+        spec = TournamentSpec(names, players, rules, seed=args.seed, games=games,
+                              deals=args.deals or 0, budget=args.budget, workers=args.workers)
+        spec.check()
+    except (RulesError, TournamentError) as error:
+        return fail(str(error))
+    errors = Console(stderr=True)
+    progress = Progress(
+        TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        TimeRemainingColumn(), console=errors, transient=True, disable=not errors.is_terminal,
+    )
+    task = progress.add_task("games", total=None)
+
+    def on_progress(done: int, total: int) -> None:
+        progress.update(task, completed=done, total=total)
+
+    try:
+        with progress:
+            result = run_tournament(spec, on_progress)
+    except TournamentError as error:
+        print(f"rummy500 tournament: {error}", file=sys.stderr)
+        return 1
+    data = result.as_dict()
+    if args.json:
+        print(json.dumps(data, indent=2))
+    else:
+        console = Console()
+        if not console.is_terminal:
+            console = Console(width=120)
+        show(console, result, data)
+    return 0
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def show(console: Console, result: TournamentResult, data: dict[str, Any]) -> None:
+    """The report as tables."""
+    spec = result.spec
+    what = "deals" if spec.deals else "games"
+    changes = "".join(f", {k}={v}" for k, v in spec.rules.overrides().items())
+    console.print(
+        f"{result.games} {what} of {spec.rules.preset}{changes} ({spec.count} for each of "
+        f"{data['rotations']} seatings: duplicate {what}), {spec.players} players, "
+        f"line-up {', '.join(spec.lineup())}, seed {spec.seed}, budget {spec.budget:g} s\n"
+        f"{result.deals} deals in {result.seconds:.1f} s"
+        + (f"; {result.draws} drawn" if result.draws else ""),
+        markup=False, highlight=False,
+    )
+    table = Table(title="Bots", title_justify="left")
+    for column in ("bot", "seats", "wins", "win share [95%]", "fair", "points/deal [95%]",
+                   "ms mean/p95/max"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for name, stats in data["bots"].items():
+        low, high = stats["ci95"]
+        points = stats["points_per_deal"]
+        plo, phi = points["ci95"]
+        timing = stats["decision_ms"]
+        table.add_row(name, str(stats["seats"]), f"{stats['wins']}/{stats['games']}",
+                      f"{_pct(stats['win_share'])} [{_pct(low)}, {_pct(high)}]",
+                      _pct(stats["expected_share"]),
+                      f"{points['mean']:.1f} [{plo:.1f}, {phi:.1f}]",
+                      f"{timing['mean']:.2f}/{timing['p95']:.2f}/{timing['max']:.0f}")
+    console.print(table)
+    if "difference" in data:
+        diff = data["difference"]
+        lo, hi = diff["ci95"]
+        console.print(
+            f"{diff['bot']} minus {diff['against']}: {diff['points_per_deal']:+.1f} points a deal "
+            f"(95% interval {lo:+.1f} to {hi:+.1f}, over {diff['pairs']} duplicate sets)",
+            markup=False, highlight=False,
+        )
+    if "ratings" in data:
+        ratings = Table(title="Ratings (Elo scale)", title_justify="left",
+                        caption="Bradley-Terry fit to who beat whom in each game")
+        ratings.add_column("bot")
+        ratings.add_column("rating", justify="right")
+        for name, rating in sorted(data["ratings"].items(), key=lambda item: -item[1]):
+            ratings.add_row(name, f"{rating:+.0f}")
+        console.print(ratings)

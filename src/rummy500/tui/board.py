@@ -1,0 +1,298 @@
+"""What the table shows: everything public about the deal and the hand of the person at the
+screen, kept up to date from the session (the moves are made in :mod:`.table`).
+
+Nothing here decides what is legal: cards are marked playable from the view's legal
+moves.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Input, RichLog, Static
+
+from ..cards import JOKER, face_of, iter_bits
+from ..legal import DRAW_PHASE, PLAY_PHASE, RUMMY_PHASE
+from ..melds import DECLARED
+from ..moves import LAYOFF, MELD, RUMMY_LAYOFF, RUMMY_MELD, TAKE, Move
+from ..view import PlayerView
+from .session import TableSession
+from .widgets import (
+    RED_ON_DARK,
+    RED_ON_LIGHT,
+    FlowBar,
+    Item,
+    MeldItem,
+    MeldList,
+    Strip,
+    card_label,
+    face_label,
+)
+from .words import YOU, verb
+
+
+def piece_shows(piece: int) -> int:
+    """The face of the card a piece is played with (a declared joker is a joker)."""
+    return JOKER if piece >= DECLARED or piece == JOKER else piece
+
+
+def suit_order(card: int) -> tuple[int, int, int]:
+    face = face_of(card)
+    return (face == JOKER, face >> 4, face & 15)
+
+
+def rank_order(card: int) -> tuple[int, int, int]:
+    face = face_of(card)
+    return (face == JOKER, face & 15, face >> 4)
+
+
+class Board(Screen[None]):
+    """The table of one session, as the person at the screen sees it."""
+
+    DEFAULT_CSS = """
+    Board { layout: vertical; }
+    #status { height: 1; padding: 0 1; background: $panel; }
+    #players { padding: 0 1; }
+    #table { height: auto; max-height: 60%; scrollbar-size-vertical: 1; }
+    #pile, #melds, #hand { border-top: solid $border-blurred; border-title-color: $text-muted;
+                           padding: 0 1; }
+    #pile:focus, #melds:focus, #hand:focus { border-top: solid $border;
+                                             border-title-color: $text-accent; }
+    #log { height: 1fr; min-height: 4; border-top: solid $border-blurred;
+           border-title-color: $text-muted; padding: 0 1; scrollbar-size-vertical: 1;
+           background: $background; }
+    #message { height: 2; padding: 0 1; }
+    #command { height: 1; border: none; padding: 0 1; background: $boost; }
+    #command:focus { border: none; background: $surface-active; }
+    """
+
+    def __init__(self, session: TableSession) -> None:
+        super().__init__()
+        self.session = session
+        people = session.people
+        self.viewer: int | None = people[0] if len(people) == 1 else None
+        """The seat whose hand is on the screen (None: hidden, or nobody's)."""
+        self.selected: set[int] = set()
+        """The picked cards of the hand."""
+        self.by_rank = False
+        self.note: Text | None = None
+        """A message (a refusal, a hint) shown instead of the prompt until the next move."""
+        self.thinking = False
+        """A computer player is deciding."""
+        self.legal: list[Move] = []
+        """The legal moves of the person at the screen, when it is their move."""
+        self._log_shown = 0
+        self._pile_length = -1
+        self._keys: tuple[object, ...] = ()
+
+    # -- layout -----------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        yield FlowBar(id="players")
+        with VerticalScroll(id="table"):
+            yield Strip("the pile is empty", id="pile")
+            yield MeldList(id="melds")
+        yield RichLog(id="log", wrap=True, max_lines=2000, auto_scroll=True)
+        yield Strip(id="hand")
+        yield Static(id="message")
+        yield Input(placeholder=": type a move, like take 7h, meld 7h 7d 7s or layoff 8h m2",
+                    id="command")
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        self.query_one("#log", RichLog).border_title = "Log"
+        self.query_one("#melds", MeldList).border_title = "Table"
+        self.query_one("#table").can_focus = False
+        self.query_one("#hand", Strip).focus()
+
+    @property
+    def pile(self) -> Strip:
+        return self.query_one("#pile", Strip)
+
+    @property
+    def hand(self) -> Strip:
+        return self.query_one("#hand", Strip)
+
+    @property
+    def melds(self) -> MeldList:
+        return self.query_one("#melds", MeldList)
+
+    # -- what is on the screen --------------------------------------------------------------------
+
+    def acting(self) -> bool:
+        """The person whose hand is shown is the one the game waits for."""
+        session = self.session
+        return (not self.thinking and session.person_to_move and self.viewer is not None
+                and self.viewer == session.to_move)
+
+    def public_view(self) -> PlayerView:
+        """A view for the public facts (its hand is shown only if it is the viewer's)."""
+        session = self.session
+        return session.view(self.viewer if self.viewer is not None else session.game.turn)
+
+    def update_table(self) -> None:
+        if not self.is_attached:
+            return
+        session = self.session
+        game = session.game
+        view = self.public_view()
+        dark = self.app.current_theme.dark
+        self.legal = view.legal_moves() if self.acting() else []
+        held = set(iter_bits(view.hand)) if self.viewer is not None else set()
+        self.selected &= held
+        self.query_one("#status", Static).update(self.status_text(view), layout=False)
+        self.query_one("#players", FlowBar).show(self.player_entries(view))
+        self.show_pile(view, dark)
+        picked = self.picked()
+        fits: set[int] = set()
+        if len(picked) == 1:
+            shows = face_of(picked[0])
+            fits = {m.meld for m in self.legal
+                    if m.kind == LAYOFF and piece_shows(m.pieces[0]) == shows}
+        self.melds.show([MeldItem(meld, session.names, meld.number in fits)
+                         for meld in view.melds])
+        self.show_hand(view, dark)
+        message = self.note if self.note is not None else Text(self.prompt(view))
+        self.query_one("#message", Static).update(message, layout=False)
+        self.sync_log()
+        keys = (self.acting(), tuple(sorted({m.kind for m in self.legal})),
+                self.session.undo_refusal() is None, game.finished)
+        if keys != self._keys:
+            self._keys = keys
+            self.refresh_bindings()
+
+    def status_text(self, view: PlayerView) -> Text:
+        session = self.session
+        rules = session.rules
+        deal = f"deal {view.deal_number + 1}"
+        if rules.max_deals is not None:
+            deal += f" of {rules.max_deals}"
+        changed = len(rules.overrides())
+        preset = rules.preset + (f" (+{changed} option{'s' if changed > 1 else ''})"
+                                 if changed else "")
+        parts = ["500 Rum", preset, deal, f"stock {view.stock_count}"]
+        if rules.target_score is not None:
+            parts.append(f"to {rules.target_score}")
+        left = " · ".join(parts)
+        if session.finished:
+            right = "game over"
+        else:
+            who = session.names[view.turn]
+            doing = {DRAW_PHASE: "draw", PLAY_PHASE: "play", RUMMY_PHASE: "call rummy or pass"}
+            right = (f"{who} {verb(who, 'is')} thinking…" if self.thinking
+                     else f"{who} to {doing.get(view.phase, 'play')}")
+        width = max(self.size.width - 2, 20)
+        text = Text(left, "bold")
+        if text.cell_len + len(right) + 2 > width:
+            text.truncate(max(width - len(right) - 2, 10), overflow="ellipsis")
+        text.append(" " * max(width - text.cell_len - len(right), 2))
+        text.append(right, "bold reverse" if self.acting() else "bold")
+        return text
+
+    def player_entries(self, view: PlayerView) -> list[Text]:
+        session = self.session
+        rules = session.rules
+        entries = []
+        for seat, name in enumerate(session.names):
+            entry = Text()
+            entry.append("▶" if seat == view.turn and not session.finished else " ", "bold")
+            entry.append(name, "bold underline" if seat == view.turn else "bold")
+            if seat == view.dealer:
+                entry.append(" (dealer)", "dim")
+            entry.append(f" {view.hand_sizes[seat]} cards, table {view.credit[seat]}")
+            if not rules.partnership:
+                entry.append(f", score {view.totals[seat]}")
+            entries.append(entry)
+        if rules.partnership:
+            for side, total in enumerate(view.totals):
+                entries.append(Text(f"{session.side_label(side)}: {total}", "bold"))
+        return entries
+
+    def show_pile(self, view: PlayerView, dark: bool) -> None:
+        takes = {piece_shows(m.pieces[0]) for m in self.legal if m.kind == TAKE}
+        for move in self.legal:
+            if move.kind in (RUMMY_MELD, RUMMY_LAYOFF):
+                takes.update(piece_shows(p) for p in move.pieces)
+        pile = self.pile
+        pile.show([Item(card, card_label(card, dark), face_of(card) in takes)
+                   for card in view.pile])
+        if len(view.pile) != self._pile_length:
+            self._pile_length = len(view.pile)
+            pile.cursor = max(len(view.pile) - 1, 0)
+        count = len(view.pile)
+        pile.border_title = f"Pile · {count} card{'s' if count != 1 else ''}, oldest first"
+
+    def hand_cards(self, view: PlayerView) -> list[int]:
+        return sorted(iter_bits(view.hand), key=rank_order if self.by_rank else suit_order)
+
+    def show_hand(self, view: PlayerView, dark: bool) -> None:
+        session = self.session
+        hand = self.hand
+        if self.viewer is None:
+            if session.people:
+                hand.show([], "hidden until the next player is ready")
+            else:
+                hand.show([], "nobody at this table is a person: the computer players play")
+            hand.border_title = "Hand"
+            return
+        usable: set[int] = set()
+        for move in self.legal:
+            if move.kind in (MELD, LAYOFF):
+                usable.update(piece_shows(p) for p in move.pieces)
+        must = view.must_use
+        items = [Item(card, card_label(card, dark), face_of(card) in usable or card == must,
+                      card in self.selected) for card in self.hand_cards(view)]
+        hand.show(items, "no cards")
+        name = session.names[self.viewer]
+        owner = "Your hand" if name == YOU else f"{name}'s hand"
+        order = "by rank" if self.by_rank else "by suit"
+        picked = f" · {len(self.selected)} picked" if self.selected else ""
+        hand.border_title = f"{owner} · {len(items)} cards · {order}{picked}"
+
+    def prompt(self, view: PlayerView) -> str:
+        session = self.session
+        if session.finished:
+            return "The game is over."
+        if self.thinking:
+            return ""
+        who = session.names[view.turn]
+        if not self.acting():
+            return f"{who} to play."
+        if view.phase == DRAW_PHASE:
+            if view.stock_count == 0:
+                return "The stock is empty: take from the pile (t, or click a card) or end (e)."
+            return "Draw from the stock (d) or take from the pile (t, or click a card)."
+        if view.phase == RUMMY_PHASE:
+            return "You can call rummy on the pile (r) or pass (p)."
+        if view.must_use >= 0:
+            return (f"Use {face_label(face_of(view.must_use))} in a meld or lay-off: pick cards, "
+                    "then m or l.")
+        return "Pick cards with space or a click: m melds, l lays off, x discards."
+
+    def sync_log(self) -> None:
+        log = self.query_one("#log", RichLog)
+        lines = self.session.log
+        if len(lines) < self._log_shown:
+            log.clear()
+            self._log_shown = 0
+        for line in lines[self._log_shown:]:
+            log.write(Text(line))
+        self._log_shown = len(lines)
+
+    def picked(self) -> list[int]:
+        """The picked cards of the hand, in the hand's order."""
+        if self.viewer is None:
+            return []
+        view = self.session.view(self.viewer)
+        return [card for card in self.hand_cards(view) if card in self.selected]
+
+    def say(self, text: str, style: str = "") -> None:
+        self.note = Text(text, style)
+        self.query_one("#message", Static).update(self.note, layout=False)
+
+    def refuse(self, reason: str) -> None:
+        colour = RED_ON_DARK if self.app.current_theme.dark else RED_ON_LIGHT
+        self.say(f"✗ {reason[:1].upper()}{reason[1:]}.", f"bold {colour}")

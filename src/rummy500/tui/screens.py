@@ -1,0 +1,230 @@
+"""The screens around the table: choices, the hot-seat cover, deal scores, rules, resuming."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from ..narrate import value_text
+from ..rules import OPTION_DOCS, PRESET_DOCS, Rules
+from .words import DealSheet, rules_summary
+
+MODAL_CSS = """
+{name} {{ align: center middle; }}
+{name} > Vertical {{
+    width: 76; max-width: 100%; height: auto; max-height: 100%;
+    border: round $accent; background: $surface; padding: 0 1; overflow-y: auto;
+}}
+{name} .title {{ text-style: bold; margin-bottom: 1; }}
+{name} .keys {{ color: $text-muted; margin-top: 1; }}
+"""
+
+
+class ChoiceScreen(ModalScreen[int | None]):
+    """Pick one of a few moves (a joker's declaration, a lay-off's meld, a rummy claim)."""
+
+    DEFAULT_CSS = MODAL_CSS.format(name="ChoiceScreen") + """
+    ChoiceScreen OptionList { height: auto; max-height: 14; border: none; padding: 0; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, choices: Sequence[str], keys: str = "↑↓ and Enter to "
+                 "choose, Esc to cancel") -> None:
+        super().__init__()
+        self.title_text = title
+        self.choices = list(choices)
+        self.keys = keys
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.title_text, classes="title")
+            yield OptionList(*(Option(Text(choice), id=f"choice-{index}")
+                               for index, choice in enumerate(self.choices)), id="choices")
+            yield Static(self.keys, classes="keys")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option_index)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class CoverScreen(ModalScreen[None]):
+    """Hot seat: the whole screen is hidden until the next player is ready."""
+
+    DEFAULT_CSS = """
+    CoverScreen { align: center middle; background: $background; }
+    CoverScreen > Vertical { width: 60; max-width: 100%; height: auto; border: heavy $accent;
+                             padding: 1 2; background: $surface; }
+    CoverScreen .title { text-style: bold; text-align: center; }
+    CoverScreen .keys { color: $text-muted; text-align: center; margin-top: 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space", "ready", "Ready")]
+
+    def __init__(self, name: str, why: str) -> None:
+        super().__init__()
+        self.player = name
+        self.why = why
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(f"{self.player}, {self.why}", classes="title")
+            yield Static("Everyone else, look away: the next screen shows "
+                         f"{self.player}'s hand.", classes="keys")
+            yield Static(f"{self.player}: press Enter (or click) when you are ready.",
+                         classes="keys")
+
+    def on_click(self) -> None:
+        self.dismiss(None)
+
+    def action_ready(self) -> None:
+        self.dismiss(None)
+
+
+def sheet_table(sheet: DealSheet) -> Table:
+    table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), header_style="bold")
+    table.add_column("")
+    for column in ("on the table", "in hand", "deal", "total"):
+        table.add_column(column, justify="right")
+    for row in sheet.rows:
+        table.add_row(row.who, str(row.table), str(row.hand), f"{row.deal:+d}", str(row.total),
+                      style="bold" if row.total == max(r.total for r in sheet.rows) else "")
+    return table
+
+
+class SheetScreen(ModalScreen[str]):
+    """A deal's score sheet; at the end of the game the winner and 'play again'."""
+
+    DEFAULT_CSS = MODAL_CSS.format(name="SheetScreen") + """
+    SheetScreen .outcome { text-style: bold; margin-top: 1; }
+    SheetScreen .note { color: $text-muted; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space", "next", "Next deal"),
+        Binding("a", "again", "Play again", show=False),
+        Binding("s", "setup", "Set-up", show=False),
+        Binding("q", "quit_game", "Quit", show=False),
+    ]
+
+    def __init__(self, sheet: DealSheet) -> None:
+        super().__init__()
+        self.sheet = sheet
+
+    def compose(self) -> ComposeResult:
+        sheet = self.sheet
+        with Vertical():
+            yield Static(f"Deal {sheet.number} is over: {sheet.ending}.", classes="title")
+            yield Static(sheet_table(sheet))
+            for note in sheet.notes:
+                yield Static(note, classes="note")
+            yield Static("Cards left in hand:", classes="note")
+            for who, cards in sheet.hands:
+                yield Static(f"  {who}: {cards}", classes="note")
+            yield Static(sheet.outcome, classes="outcome")
+            if sheet.finished:
+                keys = "Enter or a: play again · s: a new set-up · q: quit"
+            else:
+                keys = "Enter: deal the next hand"
+            yield Static(keys, classes="keys")
+
+    def action_next(self) -> None:
+        self.dismiss("again" if self.sheet.finished else "next")
+
+    def action_again(self) -> None:
+        if self.sheet.finished:
+            self.dismiss("again")
+
+    def action_setup(self) -> None:
+        if self.sheet.finished:
+            self.dismiss("setup")
+
+    def action_quit_game(self) -> None:
+        if self.sheet.finished:
+            self.dismiss("quit")
+
+
+KEY_HELP = """\
+Keys: d draw · t take from the pile at the pile's cursor (or click a pile card) · \
+m meld the picked cards · l lay off the picked card (or click a meld) · x discard · \
+e end the deal (empty stock) · r call rummy · p pass · space or a click picks a card · \
+Tab moves between the hand, the pile and the melds · s sorts by suit or rank · \
+h hint · u undo · : type a move · ? these rules · n new game · q save and quit.
+Moves typed in the notation: draw, take 7h, meld 7h 7d 7s, meld 5h *=6h 7h, \
+layoff 8h m2, layoff *=9h m2, discard Kc, end, rummy meld 4s 5s 6s, rummy layoff 9s m2, pass.
+Underlined cards can be played now (in the pile: taken); picked cards are shown in reverse."""
+
+
+def rules_text(rules: Rules, players: int) -> Text:
+    text = Text()
+    text.append(f"{rules.preset}: ", "bold")
+    text.append(PRESET_DOCS.get(rules.preset, "") + "\n")
+    for topic, words in rules_summary(rules, players):
+        text.append(f"\n{topic}: ", "bold")
+        text.append(words)
+    text.append("\n\nEvery setting (rummy500 rules explains them):\n", "bold")
+    changed = rules.overrides()
+    text.append(", ".join(f"{name}={value_text(getattr(rules, name))}"
+                          + (" (set for this game)" if name in changed else "")
+                          for name in OPTION_DOCS) + "\n")
+    return text
+
+
+class RulesScreen(ModalScreen[None]):
+    """The rules of the game in play, and the keys."""
+
+    DEFAULT_CSS = """
+    RulesScreen { align: center middle; }
+    RulesScreen > VerticalScroll { width: 100%; height: 100%; border: round $accent;
+                                   background: $surface; padding: 0 1; }
+    RulesScreen .title { text-style: bold; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "close", "Close")]
+
+    def __init__(self, rules: Rules, players: int) -> None:
+        super().__init__()
+        self.rules = rules
+        self.players = players
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static("The rules of this game (Esc closes; ↑↓ scroll)", classes="title")
+            yield Static(rules_text(self.rules, self.players))
+            yield Static("Keys", classes="title")
+            yield Static(KEY_HELP)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ResumeScreen(ModalScreen[str]):
+    """A game is saved: resume it, or start a new one."""
+
+    DEFAULT_CSS = MODAL_CSS.format(name="ResumeScreen")
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r,enter", "choose('resume')", "Resume"),
+        Binding("n", "choose('new')", "New game"),
+        Binding("q,escape", "choose('quit')", "Quit"),
+    ]
+
+    def __init__(self, summary: str) -> None:
+        super().__init__()
+        self.summary = summary
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("A game in progress is saved.", classes="title")
+            yield Static(self.summary)
+            yield Static("r or Enter: resume it · n: start a new game (the saved one is "
+                         "replaced) · q: quit", classes="keys")
+
+    def action_choose(self, what: str) -> None:
+        self.dismiss(what)

@@ -1,0 +1,346 @@
+"""A table session: one game, which seats are people and which computer players, and the
+services every front end needs around it (front-end neutral: no Textual here).
+
+The session makes people's moves only when the engine allows them (a refused
+move changes nothing and gives the engine's reason), prepares computer players'
+turns so a front end can run them off its main thread, takes moves back against
+computer players (with :meth:`Game.push` / :meth:`Game.pop`), gives hints, keeps
+a log in plain words, and saves the game after every move.
+
+>>> from rummy500.tui.settings import default_settings
+>>> session = TableSession.new(default_settings(bot="random", seed=0))
+>>> session.log
+['Deal 1: Random deals; You play first.']
+>>> session.play(0, "discard Kc")
+'draw first: the top card of the stock, or cards from the discard pile'
+>>> session.play(0, "draw") is None, session.log[-1]
+(True, 'You draw from the stock')
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..bots import Bot, Decision, make_bot
+from ..game import Game
+from ..moves import InvalidMoveError, Move, parse_move
+from ..record import RecordFormatError, ReplayError, game_record, replay
+from ..view import PlayerView
+from . import words
+from .saves import SaveStore
+from .settings import PERSON, SettingsError, TableSettings, default_bot
+
+SAVE_VERSION = 1
+
+
+class SessionError(ValueError):
+    """Something a session cannot do now (undo in a game between people, a bot's bad move)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Made:
+    """A move the session made, and what it did."""
+
+    seat: int
+    move: Move
+    deal: int
+    """The index of the deal it was made in (from 0)."""
+    log_length: int
+    """The log's length before the move (undo cuts the log back to it)."""
+    ended: int | None
+    """The index of the deal this move ended, if it ended one."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotTurn:
+    """A decision to be taken by a computer player, safe to run off the main thread.
+
+    The view is a snapshot; the bot's random source is seeded from the game's seed
+    and the position, so the same position gives the same move (after an undo, or
+    a resume).
+    """
+
+    seat: int
+    view: PlayerView
+    bot: Bot
+    seed: str
+    stamp: int
+
+    def decide(self) -> Decision:
+        self.bot.rng.seed(self.seed)
+        return self.bot.decide(self.view)
+
+
+class TableSession:
+    """One game at one table. Build it with :meth:`new` or :meth:`resume`."""
+
+    def __init__(self, settings: TableSettings, game: Game, store: SaveStore | None = None) -> None:
+        if settings.seed is None:
+            raise SessionError("a session needs its seed")
+        self.settings = settings
+        self.seed: int = settings.seed
+        self.game = game
+        self.rules = game.rules
+        self.store = store
+        self.names = settings.seat_names()
+        self.people = settings.people
+        self.log: list[str] = []
+        self.made: list[Made] = []
+        self._stamp = 0
+        budget = settings.budget
+        self.bots: dict[int, Bot] = {
+            seat: make_bot(kind, self._seed_for(f"seat {seat}"), budget)
+            for seat, kind in enumerate(settings.seats) if kind != PERSON
+        }
+        self._hint_bot: Bot | None = None
+
+    # -- making one -------------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, settings: TableSettings, store: SaveStore | None = None) -> TableSession:
+        """A new game; raises :class:`SettingsError` for a set-up that cannot be played."""
+        rules = settings.check()
+        if settings.seed is None:
+            settings = replace(settings, seed=secrets.randbelow(2**31))
+        assert settings.seed is not None
+        game = Game(rules, settings.players, rng=random.Random(settings.seed))
+        session = cls(settings, game, store)
+        session.log.append(session._opening())
+        session.save()
+        return session
+
+    @classmethod
+    def resume(cls, store: SaveStore) -> TableSession:
+        """The game saved in ``store``, exactly as it was left."""
+        return cls.from_data(store.read(), store)
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any], store: SaveStore | None = None) -> TableSession:
+        """A session from a saved game (a record with its ``table`` settings).
+
+        Raises :class:`RecordFormatError` for a save that cannot be read,
+        :class:`ReplayError` for an illegal move in it and :class:`SettingsError`.
+        """
+        table = data.get("table")
+        if not isinstance(table, Mapping):
+            raise RecordFormatError("this record has no table settings: it is not a saved game")
+        settings = TableSettings.from_data(table)
+        if settings.seed is None:
+            raise RecordFormatError("the saved game has no seed")
+        rounds = data.get("rounds")
+        if not isinstance(rounds, list) or not rounds or not isinstance(rounds[-1], dict):
+            raise RecordFormatError("rounds must be a list with at least one round")
+        last = rounds[-1]
+        moves = last.get("moves", [])
+        if not isinstance(moves, list):
+            raise RecordFormatError("moves must be a list of move texts")
+        game = replay({**data, "rounds": [*rounds[:-1], {**last, "moves": []}]})
+        if game.finished:
+            raise RecordFormatError("the saved game is over")
+        if settings.players != game.players:
+            raise RecordFormatError("the saved game's seats do not match its players")
+        settings.check()
+        session = cls(settings, game, store)
+        session.log.append(f"Resumed: deal {len(game.deals)}. " + session.standing())
+        index = len(game.deals) - 1
+        for number, text in enumerate(moves):
+            try:
+                move = parse_move(text)
+            except (InvalidMoveError, TypeError) as error:
+                raise ReplayError(index, number, str(error)) from None
+            reason = game.why_illegal(move)
+            if reason is not None:
+                raise ReplayError(index, number, reason)
+            session._make(game.turn, move, save=False)
+        if game.deal.over:
+            raise RecordFormatError("the saved game's last deal is over and no deal follows it")
+        game.auto_deal = True
+        state = table.get("rng")
+        if state is not None:
+            try:
+                game.rng.setstate((int(state[0]), tuple(int(n) for n in state[1]), state[2]))
+            except (TypeError, ValueError, IndexError) as error:
+                raise RecordFormatError(f"the saved random state cannot be read: {error}") from None
+        return session
+
+    def _opening(self) -> str:
+        deal = self.game.deal
+        return (f"Deal {len(self.game.deals)}: {self.names[deal.dealer]} "
+                f"{words.verb(self.names[deal.dealer], 'deals')}; "
+                f"{self.names[deal.turn]} {words.verb(self.names[deal.turn], 'plays')} first.")
+
+    def _seed_for(self, what: str) -> int:
+        return random.Random(f"rummy500 play {self.seed} {what}").getrandbits(63)
+
+    # -- who is who -------------------------------------------------------------------------------
+
+    def is_person(self, seat: int) -> bool:
+        return self.settings.seats[seat] == PERSON
+
+    @property
+    def finished(self) -> bool:
+        return self.game.finished
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat the game waits for, or None when it is over."""
+        return None if self.game.finished else self.game.turn
+
+    @property
+    def person_to_move(self) -> bool:
+        seat = self.to_move
+        return seat is not None and self.is_person(seat)
+
+    @property
+    def hot_seat(self) -> bool:
+        """Several people share the screen: hands are hidden between their turns."""
+        return len(self.people) > 1
+
+    @property
+    def stamp(self) -> int:
+        """Changes with every move made or taken back (to drop stale hints and bot moves)."""
+        return self._stamp
+
+    def view(self, seat: int) -> PlayerView:
+        return self.game.view(seat)
+
+    def side_label(self, side: int) -> str:
+        return words.side_label(self.rules, self.names, side)
+
+    def standing(self) -> str:
+        totals = ", ".join(f"{self.side_label(side)} {total}"
+                           for side, total in enumerate(self.game.totals))
+        return f"Totals: {totals}."
+
+    # -- moves ------------------------------------------------------------------------------------
+
+    def play(self, seat: int, move: Move | str) -> str | None:
+        """A person's move: made if the engine allows it (None), else the reason (no change)."""
+        if self.game.finished:
+            return "the game is over"
+        if not self.is_person(seat):
+            return f"{self.names[seat]} is a computer player"
+        if isinstance(move, str):
+            try:
+                move = parse_move(move)
+            except InvalidMoveError as error:
+                return str(error)
+        reason = self.game.view(seat).why_illegal(move)
+        if reason is not None:
+            return reason
+        self._make(seat, move)
+        return None
+
+    def bot_turn(self) -> BotTurn | None:
+        """The computer player's decision to take now, or None (a person's turn, or the end)."""
+        seat = self.to_move
+        if seat is None or self.is_person(seat):
+            return None
+        deal = self.game.deal
+        seed = f"{self.seed} seat {seat} deal {len(self.game.deals)} move {len(deal.moves)}"
+        return BotTurn(seat, self.game.view(seat), self.bots[seat], seed, self._stamp)
+
+    def apply_bot(self, turn: BotTurn, decision: Decision) -> Made:
+        """Make the move ``turn``'s bot decided on (refused if the game moved on meanwhile)."""
+        if turn.stamp != self._stamp or self.to_move != turn.seat:
+            raise SessionError("the game moved on while the computer player was thinking")
+        reason = self.game.why_illegal(decision.move)
+        if reason is not None:
+            raise SessionError(f"{self.names[turn.seat]} ({self.settings.seats[turn.seat]}) "
+                               f"chose {decision.move}, which is illegal: {reason}")
+        return self._make(turn.seat, decision.move)
+
+    def _make(self, seat: int, move: Move, *, save: bool = True) -> Made:
+        game = self.game
+        deal = game.deal
+        index = len(game.deals) - 1
+        results = len(game.results)
+        seen = words.before(deal)
+        log_length = len(self.log)
+        game.push(move)
+        self.log.append(words.move_line(self.names[seat], seat, move, seen, deal))
+        ended = None
+        if len(game.results) > results:
+            ended = index
+            sheet = words.deal_sheet(game, self.names, index)
+            self.log.append(f"Deal {sheet.number} is over: {sheet.ending}. " + ", ".join(
+                f"{row.who} {row.deal:+d} ({row.total})" for row in sheet.rows) + ".")
+            if game.finished:
+                self.log.append(sheet.outcome)
+            else:
+                self.log.append(self._opening())
+        made = Made(seat, move, index, log_length, ended)
+        self.made.append(made)
+        self._stamp += 1
+        if save:
+            self.save()
+        return made
+
+    # -- undo and hints ---------------------------------------------------------------------------
+
+    def undo_refusal(self) -> str | None:
+        """Why :meth:`undo` cannot be done now, or None."""
+        if len(self.people) != 1:
+            return ("moves are taken back only in a game against computer players"
+                    if self.people else "there is nobody's move to take back")
+        if not self.person_to_move:
+            return "wait for your turn to take a move back"
+        current = len(self.game.deals) - 1
+        if not any(m.seat in self.people and m.deal == current for m in self.made):
+            return "there is no move of yours to take back in this deal"
+        return None
+
+    def undo(self) -> list[Made]:
+        """Take back the person's last move and every computer player's move since."""
+        reason = self.undo_refusal()
+        if reason is not None:
+            raise SessionError(reason)
+        taken = []
+        while True:
+            made = self.made.pop()
+            self.game.pop()
+            taken.append(made)
+            if made.seat in self.people:
+                break
+        del self.log[made.log_length:]
+        self._stamp += 1
+        self.save()
+        return taken
+
+    def hint_turn(self, seat: int) -> BotTurn:
+        """The strongest computer player's decision for ``seat``'s position (run it anywhere)."""
+        if self._hint_bot is None:
+            self._hint_bot = make_bot(default_bot(), self._seed_for("hints"),
+                                      self.settings.budget)
+        deal = self.game.deal
+        seed = f"{self.seed} hint {seat} deal {len(self.game.deals)} move {len(deal.moves)}"
+        return BotTurn(seat, self.game.view(seat), self._hint_bot, seed, self._stamp)
+
+    # -- saving -----------------------------------------------------------------------------------
+
+    def to_data(self) -> dict[str, Any]:
+        """The game record (NOTATION.md) with the table settings and the random state."""
+        version, internal, gauss = self.game.rng.getstate()
+        data = game_record(self.game)
+        data["table"] = {**self.settings.to_data(), "version": SAVE_VERSION,
+                         "rng": [version, list(internal), gauss]}
+        return data
+
+    def save(self) -> None:
+        """Keep the game (a finished one as the last game)."""
+        if self.store is None:
+            return
+        if self.game.finished:
+            self.store.finish(self.to_data())
+        else:
+            self.store.write(self.to_data())
+
+    def sheet(self, index: int) -> words.DealSheet:
+        return words.deal_sheet(self.game, self.names, index)
+
+
+__all__ = ["BotTurn", "Made", "SessionError", "SettingsError", "TableSession"]

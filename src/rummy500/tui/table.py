@@ -1,0 +1,469 @@
+"""The table in play: the flow of the game (computer players' turns, score sheets, the
+hot-seat cover) and every way of making a move (keys, clicks, or a move typed in the
+notation).
+
+The screen holds no rules: every move goes to the session, and a refused move shows
+the engine's reason and changes nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable
+from functools import partial
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.binding import Binding, BindingType
+from textual.events import ScreenResume
+from textual.screen import Screen
+from textual.widgets import Input
+
+from ..bots import Decision
+from ..cards import JOKER, face_of, iter_bits
+from ..legal import DRAW_PHASE, PLAY_PHASE, RUMMY_PHASE
+from ..melds import DECLARED, piece_face
+from ..moves import (
+    DISCARD,
+    DRAW,
+    END,
+    LAYOFF,
+    MELD,
+    PASS,
+    RUMMY_LAYOFF,
+    RUMMY_MELD,
+    TAKE,
+    Move,
+    canonical_meld,
+)
+from .board import Board, piece_shows
+from .screens import ChoiceScreen, CoverScreen, RulesScreen, SheetScreen
+from .session import BotTurn, Made, SessionError, TableSession
+from .widgets import MeldList, Strip, face_label
+
+ACTION_KINDS: dict[str, tuple[str, ...]] = {
+    "draw": (DRAW,),
+    "take": (TAKE,),
+    "end": (END,),
+    "meld": (MELD,),
+    "layoff": (LAYOFF,),
+    "discard": (DISCARD,),
+    "rummy": (RUMMY_MELD, RUMMY_LAYOFF),
+    "pass": (PASS,),
+}
+"""Move keys: each shows in the footer while a move of its kinds is legal."""
+
+
+class TableScreen(Board):
+    """A game in play."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("d", "draw", "Draw"),
+        Binding("d", "attempt('draw')", show=False),
+        Binding("t", "take", "Take"),
+        Binding("t", "attempt('take')", show=False),
+        Binding("e", "end", "End deal"),
+        Binding("m", "meld", "Meld"),
+        Binding("m", "attempt('meld')", show=False),
+        Binding("l", "layoff", "Lay off"),
+        Binding("l", "attempt('layoff')", show=False),
+        Binding("x", "discard", "Discard"),
+        Binding("x", "attempt('discard')", show=False),
+        Binding("r", "rummy", "Rummy"),
+        Binding("p", "pass", "Pass"),
+        Binding("h", "hint", "Hint"),
+        Binding("u", "undo", "Undo"),
+        Binding("u", "explain_undo", show=False),
+        Binding("s", "sort", "Sort"),
+        Binding("question_mark", "rules", "Rules"),
+        Binding("colon,slash", "type", "Type a move", show=False),
+        Binding("escape", "clear", "Clear", show=False),
+        Binding("n", "new_game", "New game", show=False),
+        Binding("q", "quit_game", "Quit"),
+    ]
+
+    def __init__(self, session: TableSession, delay: float = 0.6) -> None:
+        """The table of ``session``; computer players move ``delay`` seconds after deciding."""
+        super().__init__(session)
+        self.delay = delay
+        self.sheets: list[int] = []
+        """Deals whose score sheet is still to show."""
+        self.asking = False
+        """A screen of this table's (a cover, a choice, a score sheet) waits for an answer."""
+        self._asked = -1
+
+    # -- the flow of the game ---------------------------------------------------------------------
+
+    def advance(self) -> None:
+        """What comes next: a deal's score sheet, the hot-seat cover, a computer player's move,
+        or waiting for the person to move. The table is brought up to date on the way."""
+        session = self.session
+        if not self.is_current or self.asking:
+            return
+        if self.thinking:
+            self.update_table()
+            return
+        if self.sheets:
+            self.update_table()
+            index = self.sheets.pop(0)
+            self.ask(SheetScreen(session.sheet(index)), self.sheet_closed)
+            return
+        if session.finished:
+            self.update_table()
+            return
+        seat = session.game.turn
+        if session.is_person(seat):
+            if session.hot_seat and self.viewer != seat:
+                self.viewer = None
+                self.note = None
+                self.selected.clear()
+                self.update_table()
+                self.ask(cover_for(session, seat), partial(self.ready, seat))
+                return
+            self.viewer = seat
+            self.update_table()
+            if session.game.deal.phase == RUMMY_PHASE and self._asked != session.stamp:
+                self._asked = session.stamp
+                self.action_rummy()
+            return
+        turn = session.bot_turn()
+        assert turn is not None
+        self.thinking = True
+        self.update_table()
+        self.run_worker(partial(self.think, turn), thread=True, group="bots")
+
+    def ask(self, screen: Screen[Any], answered: Callable[[Any], None]) -> None:
+        """Show ``screen``; the game goes on once it is answered."""
+        def done(answer: Any) -> None:
+            self.asking = False
+            answered(answer)
+        self.asking = True
+        self.app.push_screen(screen, done)
+
+    def ready(self, seat: int, _: object = None) -> None:
+        self.viewer = seat
+        self.note = None
+        self.advance()
+
+    def on_screen_resume(self, event: ScreenResume) -> None:
+        if self.is_mounted:
+            self.call_after_refresh(self.advance)
+
+    def think(self, turn: BotTurn) -> None:
+        """Run in a worker thread: the computer player decides, and a moment later moves."""
+        started = time.monotonic()
+        try:
+            decision = turn.decide()
+        except Exception as error:  # a computer player's failure must not take the table down
+            self.from_thread(self.bot_failed, turn, error)
+            return
+        rest = self.delay - (time.monotonic() - started)
+        if rest > 0:
+            time.sleep(rest)
+        self.from_thread(self.bot_done, turn, decision)
+
+    def from_thread(self, callback: Callable[..., Any], *args: Any) -> None:
+        with contextlib.suppress(RuntimeError):  # the app has closed meanwhile
+            self.app.call_from_thread(callback, *args)
+
+    def bot_done(self, turn: BotTurn, decision: Decision) -> None:
+        self.thinking = False
+        try:
+            made = self.session.apply_bot(turn, decision)
+        except SessionError as error:
+            self.refuse(str(error))
+            return
+        self.after_move(made)
+
+    def bot_failed(self, turn: BotTurn, error: Exception) -> None:
+        self.thinking = False
+        self.refuse(f"{self.session.names[turn.seat]} could not move: {error}")
+
+    def after_move(self, made: Made) -> None:
+        session = self.session
+        if made.ended is not None:
+            self.sheets.append(made.ended)
+        if session.hot_seat and (made.ended is not None or session.to_move != made.seat):
+            self.viewer = None
+        self.advance()
+
+    def sheet_closed(self, choice: str | None) -> None:
+        if choice == "again":
+            self.app_call("play_again")
+        elif choice == "setup":
+            self.app_call("open_setup")
+        elif choice == "quit":
+            self.action_quit_game()
+        else:
+            self.advance()
+
+    def app_call(self, name: str) -> None:
+        getattr(self.app, name)(self.session.settings)
+
+    # -- making moves -----------------------------------------------------------------------------
+
+    def act(self, move: Move | str) -> bool:
+        """Send a move for the person at the screen; show the engine's reason if refused."""
+        session = self.session
+        if not self.acting() or self.viewer is None:
+            self.refuse("it is not your move" if not self.thinking else
+                        "wait: a computer player is moving")
+            return False
+        seat = self.viewer
+        before = session.view(seat).hand
+        reason = session.play(seat, move)
+        if reason is not None:
+            self.refuse(reason)
+            return False
+        self.selected.clear()
+        self.note = None
+        made = session.made[-1]
+        if made.move.kind == DRAW and made.ended is None:
+            new = [face_label(face_of(card)) for card in iter_bits(session.view(seat).hand
+                                                                    & ~before)]
+            self.note = Text(f"{session.names[seat]} drew {' '.join(new)}.")
+        self.after_move(made)
+        return True
+
+    def choose(self, title: str, moves: list[Move], describe: Callable[[Move], str]) -> None:
+        """Ask which of ``moves`` to make (a joker's declaration, a meld, a claim)."""
+        def chosen(index: int | None) -> None:
+            if index is not None:
+                self.act(moves[index])
+        self.ask(ChoiceScreen(title, [describe(m) for m in moves]), chosen)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ACTION_KINDS:
+            kinds = ACTION_KINDS[action]
+            return any(m.kind in kinds for m in self.legal)
+        if action == "attempt":
+            return self.acting()
+        if action == "undo":
+            return len(self.session.people) == 1 and self.session.undo_refusal() is None
+        if action == "hint":
+            return self.acting()
+        return True
+
+    def action_attempt(self, action: str) -> None:
+        """A move key pressed when no such move is legal: try it, to show the engine's reason."""
+        getattr(self, f"action_{action}")()
+
+    def action_draw(self) -> None:
+        self.act(Move(DRAW))
+
+    def action_end(self) -> None:
+        self.act(Move(END))
+
+    def action_pass(self) -> None:
+        self.act(Move(PASS))
+
+    def action_take(self, index: int | None = None) -> None:
+        pile = self.public_view().pile
+        if not pile:
+            self.refuse("the discard pile is empty")
+            return
+        if index is None:
+            index = min(self.pile.cursor, len(pile) - 1)
+        self.act(Move(TAKE, (face_of(pile[index]),)))
+
+    def one_card(self, what: str) -> int | None:
+        """The card to lay off or discard: the one picked, else the one at the hand's cursor."""
+        picked = self.picked()
+        if len(picked) > 1:
+            self.refuse(f"pick just one card to {what} (you picked {len(picked)})")
+            return None
+        if picked:
+            return picked[0]
+        hand = self.hand
+        if hand.items and hand.has_focus:
+            return hand.items[hand.cursor].card
+        self.refuse(f"pick the card to {what} first (space or a click)")
+        return None
+
+    def action_discard(self) -> None:
+        card = self.one_card("discard")
+        if card is not None:
+            self.act(Move(DISCARD, (face_of(card),)))
+
+    def action_meld(self) -> None:
+        picked = self.picked()
+        if not picked:
+            self.refuse("pick the cards to meld first (space or a click)")
+            return
+        faces = [face_of(card) for card in picked]
+        if JOKER not in faces or self.session.rules.jokers != "wild":
+            self.act(Move(MELD, canonical_meld(tuple(faces))))
+            return
+        wanted = sorted(faces)
+        options = [m for m in self.legal
+                   if m.kind == MELD and sorted(piece_shows(p) for p in m.pieces) == wanted]
+        if len(options) == 1:
+            self.act(options[0])
+        elif options:
+            self.choose("Which cards do the jokers stand for?", options,
+                        lambda m: "meld " + " ".join(piece_words(p) for p in m.pieces))
+        elif len(faces) < 3 or self.session.game.deal.phase != PLAY_PHASE:
+            self.act(Move(MELD, tuple(faces)))
+        else:
+            self.refuse("these cards make no meld, whatever the jokers stand for")
+
+    def action_layoff(self, number: int | None = None) -> None:
+        card = self.one_card("lay off")
+        if card is None:
+            return
+        shows = face_of(card)
+        options = [m for m in self.legal if m.kind == LAYOFF and piece_shows(m.pieces[0]) == shows
+                   and (number is None or m.meld == number)]
+        if len(options) == 1:
+            self.act(options[0])
+        elif options:
+            by_number = {meld.number: meld for meld in self.public_view().melds}
+            self.choose(f"Lay off {face_label(shows)} where?", options,
+                        lambda m: f"on m{m.meld} ({by_number[m.meld].describe()})"
+                        + (f" as {face_label(piece_face(m.pieces[0]))}"
+                           if m.pieces[0] >= DECLARED else ""))
+        else:
+            melds = self.public_view().melds
+            target = number if number is not None else (
+                melds[self.melds.cursor].number if melds else 1)
+            self.act(Move(LAYOFF, (shows,), target))
+
+    def action_rummy(self) -> None:
+        claims = [m for m in self.legal if m.kind in (RUMMY_MELD, RUMMY_LAYOFF, PASS)]
+        if not any(m.kind != PASS for m in claims):
+            self.act(Move(RUMMY_MELD, ()))
+            return
+        discarder = self.session.names[self.session.game.deal.discarder]
+        self.choose(f"Rummy! {discarder} left cards in the pile that you can use.", claims,
+                    lambda m: "pass (no claim)" if m.kind == PASS else describe_claim(m))
+
+    # -- other keys -------------------------------------------------------------------------------
+
+    def action_hint(self) -> None:
+        if not self.acting() or self.viewer is None:
+            self.refuse("hints are for your own turn")
+            return
+        self.say("Thinking of a hint…", "italic")
+        turn = self.session.hint_turn(self.viewer)
+        self.run_worker(partial(self.find_hint, turn), thread=True, group="hints")
+
+    def find_hint(self, turn: BotTurn) -> None:
+        try:
+            decision = turn.decide()
+        except Exception as error:  # a computer player's failure must not take the table down
+            self.from_thread(self.refuse, f"no hint: {error}")
+            return
+        self.from_thread(self.hint_found, turn, decision)
+
+    def hint_found(self, turn: BotTurn, decision: Decision) -> None:
+        if turn.stamp != self.session.stamp or self.viewer != turn.seat:
+            return
+        move = decision.move
+        if move.kind in (MELD, LAYOFF, DISCARD):
+            view = self.session.view(turn.seat)
+            left = view.hand
+            chosen = set()
+            for piece in move.pieces:
+                shows = piece_shows(piece)
+                for card in iter_bits(left):
+                    if face_of(card) == shows:
+                        chosen.add(card)
+                        left &= ~(1 << card)
+                        break
+            self.selected = chosen
+        self.note = Text.assemble(("Hint: ", "bold"), (str(move), "bold"),
+                                  f" ({move.describe()}) — {decision.reason}")
+        self.update_table()
+
+    def action_undo(self) -> None:
+        session = self.session
+        reason = session.undo_refusal()
+        if reason is not None:
+            self.refuse(reason)
+            return
+        taken = session.undo()
+        self.selected.clear()
+        mine = taken[-1]
+        others = len(taken) - 1
+        more = f" and {others} move{'s' if others != 1 else ''} after it" if others else ""
+        self.note = Text(f"Taken back: {mine.move}{more}.", "italic")
+        self.update_table()
+
+    def action_explain_undo(self) -> None:
+        self.refuse(self.session.undo_refusal() or "there is nothing to take back")
+
+    def action_sort(self) -> None:
+        self.by_rank = not self.by_rank
+        self.update_table()
+
+    def action_rules(self) -> None:
+        self.app.push_screen(RulesScreen(self.session.rules, self.session.game.players))
+
+    def action_type(self) -> None:
+        self.query_one("#command", Input).focus()
+
+    def action_clear(self) -> None:
+        self.selected.clear()
+        self.note = None
+        self.hand.focus()
+        self.update_table()
+
+    def action_new_game(self) -> None:
+        self.app_call("open_setup")
+
+    def action_quit_game(self) -> None:
+        self.session.save()
+        self.app.exit(self.session)
+
+    # -- the widgets' messages --------------------------------------------------------------------
+
+    @on(Strip.Picked, "#hand")
+    def hand_picked(self, event: Strip.Picked) -> None:
+        self.selected ^= {event.card}
+        self.note = None
+        self.update_table()
+
+    @on(Strip.Picked, "#pile")
+    def pile_picked(self, event: Strip.Picked) -> None:
+        if self.acting() and self.session.game.deal.phase == DRAW_PHASE:
+            self.action_take(event.index)
+
+    @on(MeldList.Picked)
+    def meld_picked(self, event: MeldList.Picked) -> None:
+        if self.acting() and self.session.game.deal.phase == PLAY_PHASE and self.selected:
+            self.action_layoff(event.number)
+
+    @on(Input.Submitted, "#command")
+    def typed(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if not text:
+            self.hand.focus()
+            return
+        if self.act(text):
+            event.input.value = ""
+        else:
+            event.input.select_all()
+
+
+def piece_words(piece: int) -> str:
+    if piece >= DECLARED:
+        return f"joker as {face_label(piece - DECLARED)}"
+    return face_label(piece)
+
+
+def cover_for(session: TableSession, seat: int) -> CoverScreen:
+    phase = session.game.deal.phase
+    why = "you may call rummy." if phase == RUMMY_PHASE else "it is your turn."
+    return CoverScreen(session.names[seat], why)
+
+
+def describe_claim(move: Move) -> str:
+    cards = " ".join(piece_words(p) for p in move.pieces)
+    if move.kind == RUMMY_LAYOFF:
+        return f"lay off {cards} from the pile on m{move.meld}"
+    return f"meld {cards} from the pile"
+
+
+__all__ = ["TableScreen", "piece_shows"]

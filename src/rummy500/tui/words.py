@@ -1,0 +1,314 @@
+"""The table in plain words: public move lines, deal scores and the winner, with seat names.
+
+Everything here is public: a draw from the stock never names its card. Front-end
+neutral (no Textual).
+
+>>> verb("You", "lays off")
+'lay off'
+>>> verb("Ann", "lays off")
+'lays off'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..cards import JOKER, face_of, face_pretty, iter_bits
+from ..deal import IDLE_TURNS_PER_PLAYER, Deal, DealResult
+from ..game import Game
+from ..melds import Meld, TableCard
+from ..moves import DISCARD, DRAW, END, LAYOFF, MELD, PASS, RUMMY_LAYOFF, RUMMY_MELD, TAKE, Move
+from ..rules import Rules
+
+YOU = "You"
+
+_SECOND_PERSON = {
+    "draws": "draw",
+    "takes": "take",
+    "melds": "meld",
+    "lays": "lay",
+    "discards": "discard",
+    "goes": "go",
+    "calls": "call",
+    "passes": "pass",
+    "must": "must",
+    "went": "went",
+    "wins": "win",
+    "has": "have",
+    "is": "are",
+    "deals": "deal",
+    "plays": "play",
+}
+
+
+def verb(who: str, third_person: str) -> str:
+    """The verb as said of ``who``: ``You draw`` but ``Ann draws``."""
+    if who != YOU:
+        return third_person
+    head, _, rest = third_person.partition(" ")
+    return " ".join(filter(None, (_SECOND_PERSON.get(head, head), rest)))
+
+
+def card_words(card: int) -> str:
+    return face_pretty(face_of(card))
+
+
+def table_card_words(table_card: TableCard) -> str:
+    """A card on the table; a wild joker says what it stands for."""
+    if table_card.face == JOKER:
+        return "joker"
+    if table_card.card & 15 == 15:
+        return f"joker for {face_pretty(table_card.face)}"
+    return face_pretty(table_card.face)
+
+
+def meld_words(meld: Meld) -> str:
+    ordered = sorted(meld.cards, key=lambda c: meld.order_key(c.face))
+    return ", ".join(table_card_words(c) for c in ordered)
+
+
+def points(count: int) -> str:
+    return f"{count} point" if count in (1, -1) else f"{count} points"
+
+
+@dataclass(frozen=True, slots=True)
+class Before:
+    """The public facts of a deal just before a move, to tell the move afterwards."""
+
+    pile: tuple[int, ...]
+    credit: tuple[int, ...]
+    stock: int
+
+
+def before(deal: Deal) -> Before:
+    return Before(tuple(deal.pile), tuple(deal.credit), len(deal.stock))
+
+
+def move_line(who: str, seat: int, move: Move, seen: Before, deal: Deal) -> str:
+    """``move`` by ``who`` (at ``seat``) in plain words; ``deal`` is the deal after it."""
+    gained = deal.credit[seat] - seen.credit[seat]
+    kind = move.kind
+    if kind == DRAW:
+        text = f"{who} {verb(who, 'draws')} from the stock"
+        if seen.stock == 1:
+            text += ", its last card"
+    elif kind == TAKE:
+        taken = seen.pile[len(deal.pile):]
+        text = f"{who} {verb(who, 'takes')} {card_words(taken[0])}"
+        if len(taken) > 1:
+            text += f" (and {', '.join(card_words(card) for card in taken[1:])} above it)"
+        text += " from the pile"
+        if deal.must_use != -1 and deal.turn == seat:
+            text += f" and {verb(who, 'must')} use {card_words(deal.must_use)}"
+    elif kind in (MELD, RUMMY_MELD):
+        meld = deal.melds[-1]
+        call = f"{verb(who, 'calls')} rummy and {verb(who, 'melds')}" if kind == RUMMY_MELD \
+            else verb(who, "melds")
+        text = f"{who} {call} {meld_words(meld)} as {meld.name} ({points(gained)})"
+    elif kind in (LAYOFF, RUMMY_LAYOFF):
+        meld = deal.melds[move.meld - 1]
+        laid = table_card_words(meld.cards[-1])
+        call = f"{verb(who, 'calls')} rummy and {verb(who, 'lays off')}" \
+            if kind == RUMMY_LAYOFF else verb(who, "lays off")
+        text = f"{who} {call} {laid} on {meld.name} ({points(gained)})"
+    elif kind == DISCARD:
+        text = f"{who} {verb(who, 'discards')} {card_words(deal.pile[-1])}"
+    elif kind == END:
+        text = f"{who} {verb(who, 'takes')} nothing from the pile, which ends the deal"
+    elif kind == PASS:
+        text = f"{who} {verb(who, 'passes')} (no rummy call)"
+    else:  # pragma: no cover - every kind of move is told above
+        text = f"{who} {move.describe()}"
+    if deal.over and deal.went_out == seat:
+        text += f", and {verb(who, 'goes')} out"
+    return text
+
+
+# -- sides, deal scores, the winner ----------------------------------------------------------
+
+
+def side_seats(rules: Rules, players: int, side: int) -> list[int]:
+    return [seat for seat in range(players) if rules.side_of(seat) == side]
+
+
+def side_label(rules: Rules, names: Sequence[str], side: int) -> str:
+    """A side's name: a player's name, or ``You & Expert 2`` in a partnership."""
+    return " & ".join(names[seat] for seat in side_seats(rules, len(names), side))
+
+
+ENDINGS = {
+    "went out": "{who} {went} out",
+    "stock": "the stock ran out",
+    "declined": "{who} took nothing from the pile with the stock empty",
+    "idle": "nobody drew from the stock or put a card on the table for {idle} turns",
+}
+
+
+def ending_words(deal: Deal, result: DealResult, names: Sequence[str]) -> str:
+    seat = deal.turn if result.went_out is None else result.went_out
+    who = names[seat]
+    return ENDINGS.get(result.ended_by, result.ended_by).format(
+        who=who, went=verb(who, "went"), idle=IDLE_TURNS_PER_PLAYER * deal.players)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreRow:
+    """One player's or side's line of a deal's score sheet."""
+
+    who: str
+    table: int
+    hand: int
+    deal: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealSheet:
+    """What a deal gave: how it ended, rows per side, notes, and the game's state after it."""
+
+    number: int
+    """The deal's number, from 1."""
+    ending: str
+    rows: tuple[ScoreRow, ...]
+    notes: tuple[str, ...]
+    hands: tuple[tuple[str, str], ...]
+    """Each player's name and the cards left in hand, now shown to all."""
+    finished: bool
+    outcome: str
+    """The winner (or a draw) when the game is over; else who leads."""
+
+
+def deal_sheet(game: Game, names: Sequence[str], index: int) -> DealSheet:
+    """The score sheet of deal ``index`` (from 0) of ``game``."""
+    rules, players = game.rules, game.players
+    deal, result = game.deals[index], game.results[index]
+    sides = rules.sides(players)
+    totals = [sum(r.scores[side] for r in game.results[: index + 1]) for side in range(sides)]
+    last = index == len(game.results) - 1
+    final_bonus = 0
+    if last and game.finished:
+        final_bonus = game.totals[game.winner] - totals[game.winner] \
+            if game.winner is not None else 0
+        totals = list(game.totals)
+    rows = []
+    for side in range(sides):
+        seats = side_seats(rules, players, side)
+        rows.append(ScoreRow(side_label(rules, names, side),
+                             sum(result.melded[s] for s in seats),
+                             sum(result.in_hand[s] for s in seats),
+                             result.scores[side], totals[side]))
+    notes = []
+    divisor = rules.point_divisor
+    if result.went_out is not None and rules.going_out_bonus:
+        side = rules.side_of(result.went_out)
+        notes.append(f"{side_label(rules, names, side)}: +{rules.going_out_bonus // divisor} "
+                     "for going out")
+    if rules.add_hand_to_winner:
+        notes.append("Add Opponent's Hand: hands are not subtracted; whoever went out adds "
+                     "the others' hands")
+    else:
+        notes.append("deal score = points on the table − points in hand")
+    if final_bonus and game.winner is not None:
+        notes.append(f"{side_label(rules, names, game.winner)}: +{final_bonus} final bonus")
+    hands = tuple((names[seat], " ".join(card_words(card) for card in sorted(
+        iter_bits(deal.hands[seat]), key=lambda c: (face_of(c) == JOKER, face_of(c)))) or "—")
+        for seat in range(players))
+    return DealSheet(index + 1, ending_words(deal, result, names), tuple(rows), tuple(notes),
+                     hands, last and game.finished, outcome_words(game, names, totals))
+
+
+def outcome_words(game: Game, names: Sequence[str], totals: Sequence[int]) -> str:
+    """Who won and by how much, or a draw; during the game, who leads."""
+    rules = game.rules
+    if game.finished:
+        if game.winner is None:
+            return "The game is a draw."
+        who = side_label(rules, names, game.winner)
+        wins = "win" if rules.partnership or who == YOU else "wins"
+        return f"{who} {wins} the game by {points(game.margin)}."
+    best = max(totals)
+    leaders = [side for side, total in enumerate(totals) if total == best]
+    goal = f" (to {rules.target_score})" if rules.target_score is not None else ""
+    if rules.max_deals is not None:
+        left = rules.max_deals - len(game.results)
+        goal += f", {left} deal{'s' if left != 1 else ''} to go"
+    if len(leaders) > 1:
+        return f"Level at {best}{goal}."
+    who = side_label(rules, names, leaders[0])
+    return f"{who} {'lead' if rules.partnership or who == YOU else 'leads'} with {best}{goal}."
+
+
+# -- the rules in plain words --------------------------------------------------------------------
+
+
+def rules_summary(rules: Rules, players: int) -> list[tuple[str, str]]:
+    """How this game is played, topic by topic, in plain words (for a rules screen)."""
+    div = rules.point_divisor
+    packs = rules.deck_count(players)
+    pack = "one pack" if packs == 1 else "two packs shuffled together"
+    if rules.jokers != "none":
+        kind = "wild" if rules.jokers == "wild" else "Persian"
+        pack += f" with {rules.jokers_in_each_deck} {kind} jokers" + (" each" if packs > 1 else "")
+    topics = [("The deal", f"{pack}; {rules.cards_dealt(players)} cards to each player; the "
+               "next card turned up starts the discard pile, the rest is the stock.")]
+    must = "any card taken from the pile must then be used" if rules.top_discard_must_be_used \
+        else "a card taken from below the top must be used"
+    topics.append(("A turn", "draw the top card of the stock, or take any card of the discard "
+                   f"pile with every card above it ({must} in a meld or lay-off that turn); "
+                   "then meld and lay off as you like; then discard one card."))
+    melds = (f"a set is three or four cards of one rank; a run is {rules.min_run} or more cards "
+             "of one suit in sequence (an ace is low or high, never both, and a run does not "
+             "go round the corner); you may lay off a card on any meld on the table, yours or "
+             "another's, and it counts for you.")
+    if rules.jokers == "wild":
+        melds += " A joker stands for any card you name, and keeps standing for it."
+    elif rules.jokers == "persian":
+        melds += " Jokers are not wild: they meld only as a set of jokers."
+    topics.append(("Melds", melds))
+    going_out = ("you must discard on the turn you go out (Boathouse rule)"
+                 if rules.discard_to_go_out else "with or without a last discard")
+    stock = {
+        "end": "the deal ends after the turn that draws the last card of the stock",
+        "discard_pile": "with the stock empty, players may go on taking from the pile (and "
+                        "must use what they take); the deal ends when a player does not",
+        "reshuffle": "the first time the stock runs out the pile (but its top card) is "
+                     "shuffled into a new stock; the second time the deal ends",
+    }[rules.stock_exhausted]
+    topics.append(("End of a deal", f"when a player has no cards left ({going_out}); or {stock}."))
+    two_to_nine = "5 each" if rules.card_points == "simplified" else "their face value"
+    values = (f"aces {rules.ace_points // div} (low in a run: {rules.low_ace_points // div}); "
+              f"K, Q, J, 10: {10 // div}; 2 to 9: "
+              f"{two_to_nine if div == 1 else f'{5 // div} each'}")
+    if rules.jokers != "none":
+        values += f"; jokers {rules.joker_value // div}"
+    if rules.add_hand_to_winner:
+        score = ("hands are not subtracted: whoever goes out adds the points left in the other "
+                 "hands")
+    else:
+        score = "each scores the cards they put on the table minus the cards left in hand"
+    extras = []
+    if rules.four_of_a_kind_doubles:
+        extras.append("a set of four laid down at once counts double")
+    if rules.going_out_bonus:
+        extras.append(f"going out scores {rules.going_out_bonus // div}")
+    topics.append(("Points", f"{values}. At the end of a deal {score}"
+                   + ("; " + "; ".join(extras) if extras else "") + "."))
+    goal = []
+    if rules.target_score is not None:
+        goal.append(f"the first to reach {rules.target_score} at the end of a deal wins "
+                    "(the highest, if several do)")
+    if rules.max_deals is not None:
+        goal.append(f"the game lasts {rules.max_deals} deal{'s' if rules.max_deals != 1 else ''}"
+                    ", and the higher total wins")
+    if rules.final_bonus:
+        goal.append(f"the winner adds a bonus of {rules.final_bonus // div}")
+    topics.append(("Winning", "; ".join(goal) + "."))
+    if rules.partnership:
+        topics.append(("Partners", "partners sit opposite (seats 0 and 2 against 1 and 3), may "
+                       "lay off on each other's melds and score as one side."))
+    if rules.rummy_calls:
+        topics.append(("Rummy!", "after a discard, another player may claim cards of the pile "
+                       "that meld or lay off at once (not the one who discarded); the cards "
+                       "claimed count for the caller."))
+    return topics
