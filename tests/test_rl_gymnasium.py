@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 import warnings
 from pathlib import Path
 
@@ -102,13 +103,14 @@ def test_bad_settings_are_refused() -> None:
         Rummy500Env(seat=2, players=2)
 
 
-def test_the_baseline_example_trains() -> None:
+def test_the_baseline_example_trains(monkeypatch: pytest.MonkeyPatch) -> None:
     """examples/train_baseline.py runs end to end (a few seconds of training)."""
     pytest.importorskip("torch", reason="the baseline example needs PyTorch")
     path = Path(__file__).resolve().parent.parent / "examples" / "train_baseline.py"
     spec = importlib.util.spec_from_file_location("train_baseline", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "train_baseline", module)
     spec.loader.exec_module(module)
     shares = module.main(["--minutes", "0.02", "--games", "1", "--envs", "2", "--steps", "32"])
     assert set(shares) == {"random", "simple"} & set(BOT_NAMES) | {"random"}

@@ -203,6 +203,27 @@ def test_undo_takes_back_the_persons_last_move_and_the_computer_players_moves_af
     assert session.log == log
 
 
+def test_a_stock_draw_cannot_be_taken_back_once_the_card_is_seen() -> None:
+    session = TableSession.new(quick(seed=8))
+    rng = random.Random(2)
+    seat = session.people[0]
+    while not (session.person_to_move and session.game.deal.phase == "draw"
+               and session.game.deal.stock):
+        play_until(session, rng, moves=1)
+    assert session.play(seat, "draw") is None
+    assert session.undo_refusal() == (
+        "a card drawn from the stock cannot be taken back: you have seen it")
+    with pytest.raises(SessionError):
+        session.undo()
+    discard = next(m for m in session.view(seat).legal_moves() if m.kind == DISCARD)
+    assert session.play(seat, discard) is None
+    while not session.person_to_move:
+        play_until(session, rng, moves=1)
+    session.undo()  # the discard goes back, the draw stays
+    assert session.game.deal.moves[-1].kind == "draw"
+    assert session.undo_refusal() is not None
+
+
 def test_no_undo_between_people_nor_before_the_first_move() -> None:
     people = TableSession.new(default_settings(seats=(PERSON, PERSON), seed=1))
     assert people.undo_refusal() == "moves are taken back only in a game against computer players"
@@ -264,8 +285,7 @@ def test_undo_works_after_resuming(tmp_path: Path) -> None:
     store = SaveStore(tmp_path)
     session = TableSession.new(quick(seed=31), store)
     rng = random.Random(3)
-    while not (session.person_to_move and session.made
-               and any(m.seat == session.people[0] for m in session.made)):
+    while not (session.person_to_move and session.undo_refusal() is None):
         play_until(session, rng, moves=1)
     resumed = TableSession.resume(store)
     assert resumed.undo_refusal() is None

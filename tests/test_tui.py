@@ -389,8 +389,8 @@ async def test_undo_takes_back_your_move_and_the_computer_players_moves() -> Non
         assert game_record(session.game) == record
         assert message(app).startswith("Taken back: discard")
         await pilot.press("u")
-        await pilot.press("u")
-        assert "no move of yours to take back" in message(app)
+        assert "drawn from the stock cannot be taken back" in message(app)
+        assert made(app)[-1] == "draw"
 
 
 @pytest.mark.asyncio
@@ -519,7 +519,8 @@ async def test_quit_saves_and_resume_continues_exactly(tmp_path: Path) -> None:
         assert game_record(again.game) == record
         assert again.game.deal.phase == "play"
         assert again.settings == session.settings
-        assert again.undo_refusal() is None
+        assert again.undo_refusal() == (  # the last move was a stock draw: seen, kept
+            "a card drawn from the stock cannot be taken back: you have seen it")
     asked = prepare(args_for("--save-dir", str(tmp_path), "--delay", "0"))
     assert isinstance(asked, PlayApp)
     async with asked.run_test() as pilot:

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 
 COMMANDS = {
+    "play": ("play", "play 500 Rum at the terminal against computer players, or hot seat"),
     "rules": ("rules_cmd", "list the presets and every rule option"),
     "simulate": ("simulate", "play deals between computer players and sum them up"),
     "replay": ("replay_cmd", "replay a game record and print the game"),

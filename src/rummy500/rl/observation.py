@@ -127,7 +127,7 @@ class ObservationEncoder:
         self.low = low
         self.high = high
         self._starts = {field.name: field.start for field in fields}
-        self._hand_cache: dict[int, list[int]] = {}
+        self._chunks: dict[int, list[int]] = {}
         self._meld_cache: dict[int, tuple[Meld, list[list[int] | None]]] = {}
 
     def field(self, obs: Observation, name: str) -> Observation:
@@ -136,11 +136,17 @@ class ObservationEncoder:
         return obs[field.start:field.stop].reshape(field.shape)
 
     def encode(self, view: PlayerView) -> Observation:
-        """The observation of ``view`` (a fresh array)."""
+        """The observation of ``view`` (a fresh array).
+
+        Count entries are gathered as indices (each meld's and each 16-card
+        chunk's entries are cached: they recur from move to move) and counted at
+        once; the fractions are then written at once.
+        """
         o = self._starts
         players, faces, me = self.players, self.faces, view.seat
         fi = CARD_FACE_INDEX
-        counts = list(self._hand_part(view.hand))
+        counts: list[int] = []
+        self._cards(counts, o["hand"], view.hand)
         add = counts.append
         cache = self._meld_cache
         for meld in view.melds:
@@ -156,16 +162,13 @@ class ObservationEncoder:
         known = o["known"]
         for seat, cards in enumerate(view.known):
             if cards:
-                row = known + ((seat - me) % players) * faces
-                for card in iter_bits(cards):
-                    add(row + fi[card])
+                self._cards(counts, known + ((seat - me) % players) * faces, cards)
         if view.must_use >= 0:
             add(o["must_use"] + fi[view.must_use])
         add(o["phase"] + _PHASE_INDEX[view.phase])
         add(o["turn"] + (view.turn - me) % players)
         add(o["dealer"] + (view.dealer - me) % players)
         obs = np.bincount(counts, minlength=self.size).astype(np.float32)
-        # Every other entry is a fraction: collected, then written at once.
         where: list[int] = []
         value: list[float] = []
         put, say = where.append, value.append
@@ -215,15 +218,23 @@ class ObservationEncoder:
         obs[where] = value
         return obs
 
-    def _hand_part(self, hand: int) -> list[int]:
-        part = self._hand_cache.get(hand)
-        if part is None:
-            if len(self._hand_cache) > 4096:
-                self._hand_cache.clear()
-            base = self._starts["hand"]
-            fi = CARD_FACE_INDEX
-            part = self._hand_cache[hand] = [base + fi[card] for card in iter_bits(hand)]
-        return part
+    def _cards(self, out: list[int], base: int, cards: int) -> None:
+        """Append ``base + face index`` for every card of a card set (16 bits at a time)."""
+        table = self._chunks
+        shift = 0
+        while cards:
+            chunk = cards & 0xFFFF
+            if chunk:
+                key = base << 24 | shift << 16 | chunk
+                part = table.get(key)
+                if part is None:
+                    if len(table) > 65536:
+                        table.clear()
+                    fi = CARD_FACE_INDEX
+                    part = table[key] = [base + fi[shift + i] for i in iter_bits(chunk)]
+                out.extend(part)
+            cards >>= 16
+            shift += 16
 
     def _meld_part(self, meld: Meld, me: int) -> list[int]:
         """The count entries of one meld seen from seat ``me``: its slot, who laid what, fits."""

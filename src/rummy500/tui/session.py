@@ -27,7 +27,7 @@ from typing import Any
 
 from ..bots import Bot, Decision, make_bot
 from ..game import Game
-from ..moves import InvalidMoveError, Move, parse_move
+from ..moves import DRAW, InvalidMoveError, Move, parse_move
 from ..record import RecordFormatError, ReplayError, game_record, replay
 from ..view import PlayerView
 from . import words
@@ -290,8 +290,12 @@ class TableSession:
         if not self.person_to_move:
             return "wait for your turn to take a move back"
         current = len(self.game.deals) - 1
-        if not any(m.seat in self.people and m.deal == current for m in self.made):
+        mine = [m for m in self.made if m.seat in self.people and m.deal == current]
+        if not mine:
             return "there is no move of yours to take back in this deal"
+        if mine[-1].move.kind == DRAW:
+            # Taking back a stock draw would let you see the card and then choose otherwise.
+            return "a card drawn from the stock cannot be taken back: you have seen it"
         return None
 
     def undo(self) -> list[Made]:
