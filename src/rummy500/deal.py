@@ -175,9 +175,10 @@ class Deal:
         self._apply(move)
 
     def pop(self) -> Move:
-        """Take back the last pushed move and return it."""
-        move = self.moves[-1]
-        self._restore(self._stack.pop())
+        """Go back to the state before the last :meth:`push` and return the move it made."""
+        snap = self._stack.pop()
+        move = self.moves[snap.moves]
+        self._restore(snap)
         return move
 
     def copy(self) -> Deal:
@@ -188,6 +189,9 @@ class Deal:
         twin.moves = list(self.moves)
         twin.restock_orders = [list(order) for order in self.restock_orders]
         twin._stack = []
+        if self.rng is not None and self.rules.stock_exhausted == "reshuffle":
+            twin.rng = random.Random()
+            twin.rng.setstate(self.rng.getstate())  # a search must not move the game's shuffles
         return twin
 
     def _snapshot(self) -> _Snapshot:
