@@ -105,7 +105,6 @@ def test_bad_settings_are_refused() -> None:
 
 def test_the_baseline_example_trains(monkeypatch: pytest.MonkeyPatch) -> None:
     """examples/train_baseline.py runs end to end (a few seconds of training)."""
-    pytest.importorskip("torch", reason="the baseline example needs PyTorch")
     path = Path(__file__).resolve().parent.parent / "examples" / "train_baseline.py"
     spec = importlib.util.spec_from_file_location("train_baseline", path)
     assert spec is not None and spec.loader is not None
@@ -115,3 +114,15 @@ def test_the_baseline_example_trains(monkeypatch: pytest.MonkeyPatch) -> None:
     shares = module.main(["--minutes", "0.02", "--games", "1", "--envs", "2", "--steps", "32"])
     assert set(shares) == {"random", "simple"} & set(BOT_NAMES) | {"random"}
     assert all(0.0 <= share <= 1.0 for share in shares.values())
+
+
+def test_a_game_that_never_ends_is_truncated() -> None:
+    env = Rummy500Env(opponents="random", players=2, truncate_deals=2)
+    _obs, info = env.reset(seed=4)
+    for _ in range(10_000):
+        _obs, _reward, terminated, truncated, info = env.step(
+            np.flatnonzero(info["action_mask"])[0])
+        if terminated or truncated:
+            break
+    assert env.game is not None and not env.game.finished
+    assert truncated and not terminated and len(env.game.results) == 2

@@ -47,6 +47,10 @@ def test_game_facts() -> None:
     assert game.max_chance_outcomes() == 52
     assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert str(game) == "python_rummy500(max_deals=0,options=,players=2,preset=classic)"
+    assert game.rules.max_deals == rummy500.rl.openspiel.DEAL_LIMIT  # every game is finite
+    assert game.rules.target_score == 500
+    assert load(players=2, max_deals=2).rules.max_deals == 2
+    assert load(players=4, preset="persian").rules.max_deals == 2
     again = pyspiel.load_game(str(game))
     assert again.num_distinct_actions() == game.num_distinct_actions()
     assert parse_options("min_run:4; discard_to_go_out:true") == {

@@ -126,3 +126,20 @@ def test_render_and_seeding() -> None:
     assert np.array_equal(first, e.observe(e.agent_selection)["observation"])
     with pytest.raises(ValueError):
         raw_env(render_mode="rgb_array")
+
+
+def test_a_game_that_never_ends_is_truncated() -> None:
+    """Agents that never meld lose points every deal and never reach 500: truncation."""
+    e = env(players=2, truncate_deals=3)
+    e.reset(seed=6)
+    truncated = False
+    for _agent in e.agent_iter():
+        obs, _reward, terminated, truncated, _info = e.last()
+        if terminated or truncated:
+            assert truncated and not terminated
+            e.step(None)
+            continue
+        e.step(int(np.flatnonzero(obs["action_mask"])[0]))  # draw or end, then discard
+    game = e.unwrapped.game
+    assert truncated and not game.finished and len(game.results) == 3
+    assert all(result.ended_by in ("declined", "stock", "idle") for result in game.results)

@@ -6,7 +6,8 @@ in a partnership game the agent's partner is a bot too). Observations are the
 :class:`~rummy500.rl.observation.ObservationEncoder` vector of the agent's
 view; ``info["action_mask"]`` (and :meth:`Rummy500Env.action_masks`) gives the
 legal actions. An illegal action ends the episode with ``illegal_reward`` and
-``info["illegal_move"]``. Rewards: see :mod:`rummy500.rl.rewards`.
+``info["illegal_move"]``; an episode still running after ``truncate_deals``
+deals (100) is truncated. Rewards: see :mod:`rummy500.rl.rewards`.
 
 >>> import gymnasium, rummy500.rl
 >>> env = gymnasium.make("rummy500/Rummy500-v0", opponents="random", players=2)
@@ -29,7 +30,7 @@ from ..game import Game
 from ..rules import make_rules
 from .actions import Mask, action_space
 from .observation import Observation, observation_encoder
-from .rewards import check_reward_kind, step_rewards
+from .rewards import TRUNCATE_DEALS, check_reward_kind, step_rewards
 
 
 class Rummy500Env(gymnasium.Env[Observation, np.int64]):
@@ -48,6 +49,7 @@ class Rummy500Env(gymnasium.Env[Observation, np.int64]):
         illegal_reward: float = -1.0,
         time_budget: float | None = None,
         render_mode: str | None = None,
+        truncate_deals: int | None = TRUNCATE_DEALS,
     ) -> None:
         rules = make_rules(preset, **(options or {}))
         rules.check_players(players)
@@ -67,6 +69,7 @@ class Rummy500Env(gymnasium.Env[Observation, np.int64]):
         self.reward_kind = check_reward_kind(reward)
         self.illegal_reward = illegal_reward
         self.time_budget = time_budget
+        self.truncate_deals = truncate_deals
         self.render_mode = render_mode
         self.actions = action_space(rules, players)
         self.encoder = observation_encoder(rules, players)
@@ -113,7 +116,9 @@ class Rummy500Env(gymnasium.Env[Observation, np.int64]):
             total += self._play_bots()
         if self.render_mode == "human":
             self.render()
-        return self._observe(), total, game.finished, False, self._info()
+        truncated = (not game.finished and self.truncate_deals is not None
+                     and len(game.results) >= self.truncate_deals)
+        return self._observe(), total, game.finished, truncated, self._info()
 
     def _game(self) -> Game:
         if self.game is None:

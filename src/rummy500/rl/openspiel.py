@@ -1,7 +1,8 @@
 """500 Rum as an OpenSpiel game: ``import rummy500.rl.openspiel`` registers ``python_rummy500``.
 
 Parameters: ``players`` (2), ``preset`` ("classic"), ``max_deals`` (0: as the
-rule set says) and ``options`` (more rule options, ``"name:value;name:value"``).
+rule set says, or 100 when it sets no limit, so that every game is finite) and
+``options`` (more rule options, ``"name:value;name:value"``).
 Player actions are the :class:`~rummy500.rl.actions.ActionSpace` numbers.
 Chance is explicit: the first dealer (outcome = seat), every card dealt (one
 card at a time, as the rules deal, then the up-card) and every stock draw,
@@ -41,8 +42,9 @@ SHORT_NAME = "python_rummy500"
 MAX_PLAYERS = 8
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
-DEALS_ASSUMED = 100
-"""``max_game_length`` counts this many deals when the rules set no deal limit."""
+DEAL_LIMIT = 100
+"""The deal limit of a game whose rules set none (a deal can score below zero, so a game
+to a target score alone could last for ever); the highest total then wins."""
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -101,12 +103,16 @@ class Rummy500Game(pyspiel.Game):  # type: ignore[misc]
         if max_deals > 0:
             options["max_deals"] = max_deals
         rules = make_rules(preset, **options)
+        if rules.max_deals is None:
+            options["max_deals"] = DEAL_LIMIT
+            rules = make_rules(preset, **options)
         rules.check_players(players)
         self.rules = rules
         self.players = players
         self.setup = _setup(rules, players)
         self.space = self.setup.space
-        deals = rules.max_deals or DEALS_ASSUMED
+        assert rules.max_deals is not None
+        deals = rules.max_deals
         info = pyspiel.GameInfo(
             num_distinct_actions=self.space.size,
             max_chance_outcomes=self.space.faces,

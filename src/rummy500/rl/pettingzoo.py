@@ -32,7 +32,7 @@ from ..rules import make_rules
 from ..view import PlayerView
 from .actions import Mask, action_space
 from .observation import observation_encoder
-from .rewards import check_reward_kind, step_rewards
+from .rewards import TRUNCATE_DEALS, check_reward_kind, step_rewards
 
 ObsDict = dict[str, np.ndarray[Any, Any]]
 RENDER_MODES = ("human", "ansi")
@@ -55,6 +55,7 @@ class Rummy500AECEnv(AECEnv):  # type: ignore[misc]
         reward: str = "both",
         render_mode: str | None = None,
         illegal_reward: float | None = None,
+        truncate_deals: int | None = TRUNCATE_DEALS,
     ) -> None:
         super().__init__()
         rules = make_rules(preset, **(options or {}))
@@ -65,6 +66,7 @@ class Rummy500AECEnv(AECEnv):  # type: ignore[misc]
         self.players = players
         self.reward_kind = check_reward_kind(reward)
         self.illegal_reward = illegal_reward
+        self.truncate_deals = truncate_deals
         self.render_mode = render_mode
         self.actions = action_space(rules, players)
         self.encoder = observation_encoder(rules, players)
@@ -174,6 +176,8 @@ class Rummy500AECEnv(AECEnv):  # type: ignore[misc]
                 self.rewards[other] = earned[self._seat[other]]
         if game.finished:
             self.terminations = dict.fromkeys(self.agents, True)
+        elif self.truncate_deals is not None and len(game.results) >= self.truncate_deals:
+            self.truncations = dict.fromkeys(self.agents, True)
         self._new_position()
         self._accumulate_rewards()
         if self.render_mode == "human":
@@ -215,14 +219,17 @@ def raw_env(
     reward: str = "both",
     render_mode: str | None = None,
     illegal_reward: float | None = None,
+    truncate_deals: int | None = TRUNCATE_DEALS,
 ) -> Rummy500AECEnv:
     """The AEC environment without wrappers.
 
     An illegal action raises ValueError, or with ``illegal_reward`` set ends the
     game with that reward to the seat that played it (as PettingZoo's
-    ``TerminateIllegalWrapper`` does).
+    ``TerminateIllegalWrapper`` does). An episode still running after
+    ``truncate_deals`` deals is truncated (None: never).
     """
-    return Rummy500AECEnv(players, preset, options, reward, render_mode, illegal_reward)
+    return Rummy500AECEnv(players, preset, options, reward, render_mode, illegal_reward,
+                          truncate_deals)
 
 
 def env(
@@ -231,6 +238,7 @@ def env(
     options: dict[str, Any] | None = None,
     reward: str = "both",
     render_mode: str | None = None,
+    truncate_deals: int | None = TRUNCATE_DEALS,
 ) -> Any:
     """The AEC environment behind PettingZoo's ``OrderEnforcingWrapper``.
 
@@ -239,5 +247,6 @@ def env(
     outside the space raises ValueError.
     """
     return wrappers.OrderEnforcingWrapper(
-        raw_env(players, preset, options, reward, render_mode, illegal_reward=-1.0)
+        raw_env(players, preset, options, reward, render_mode, illegal_reward=-1.0,
+                truncate_deals=truncate_deals)
     )

@@ -1,5 +1,9 @@
 """Rewards shared by the environments: each deal's score margin, and the game's outcome.
 
+Episodes still running after :data:`TRUNCATE_DEALS` deals are truncated by
+default (PettingZoo, Gymnasium): a deal can score below zero, so a game to a
+target score alone has no bound, and agents that never meld would play for ever.
+
 ``reward="score"``: when a deal ends, each seat receives its side's deal score
 minus the mean deal score of the other sides, divided by the score scale (the
 target score, 500 by default). ``reward="win"``: when the game ends, the
@@ -22,6 +26,7 @@ from typing import Literal
 from ..game import Game
 from ..rules import Rules
 
+TRUNCATE_DEALS = 100
 RewardKind = Literal["score", "win", "both"]
 REWARD_KINDS = ("score", "win", "both")
 
