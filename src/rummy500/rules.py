@@ -166,20 +166,20 @@ class Rules:
             )
 
     def overrides(self) -> dict[str, Any]:
-        """The options that differ from this rule set's preset."""
+        """The options that differ from this rule set's preset (``make_rules`` rebuilds it)."""
         base = PRESETS[self.preset] if self.preset in PRESETS else Rules()
-        return {
+        changed = {
             f.name: getattr(self, f.name)
             for f in dataclasses.fields(self)
             if f.name != "preset" and getattr(self, f.name) != getattr(base, f.name)
         }
+        if "point_divisor" in changed:
+            # Explicit, so that make_rules does not scale the preset's target again.
+            changed["target_score"] = self.target_score
+        return changed
 
     def to_record(self) -> dict[str, Any]:
-        record = {"preset": self.preset, **self.overrides()}
-        if "point_divisor" in record:
-            # Explicit, so that make_rules does not scale the preset's target again.
-            record["target_score"] = self.target_score
-        return record
+        return {"preset": self.preset, **self.overrides()}
 
 
 def _check_types(rules: Rules) -> None:
