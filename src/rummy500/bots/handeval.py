@@ -55,9 +55,12 @@ class Evaluator:
         set_open: dict[int, tuple[int, int]] = {}
         joker_room = 0
         any_fits = False
+        fit_faces = 0
         for meld in melds:
             if meld.fits:
                 any_fits = True
+                if meld.kind != JOKER_SET:
+                    fit_faces |= meld.fits
             if meld.kind == RUN:
                 runs.append((meld.suit, meld.lo, meld.hi))
             elif meld.kind == JOKER_SET:
@@ -68,6 +71,7 @@ class Evaluator:
         self.set_open = set_open
         self.joker_room = joker_room
         self.any_fits = any_fits
+        self.fit_faces = fit_faces
         self.rank_value = [points.rank[r] if r else 0 for r in range(14)] + [points.ace]
         self._memo: dict[int, float] = {}
         self._leaf: dict[int, float] = {}
@@ -226,7 +230,7 @@ class Evaluator:
 
     def _layoffs(self, naturals: int) -> tuple[int, float]:
         """Cards that lay off on the table, runs extended in chains, and their points."""
-        if not (self.runs or self.set_open) or not naturals:
+        if not (naturals | naturals >> 64) & self.fit_faces:
             return 0, 0.0
         laid = 0
         value = 0.0

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 from ..bots import BOT_NAMES
 from ..record import RecordFormatError, ReplayError
-from ..rules import PRESETS
 from ..tui.saves import DATA_ENV, SaveStore, data_dir
 from ..tui.session import TableSession
 from ..tui.settings import (
@@ -26,18 +25,14 @@ from ..tui.settings import (
     parse_options,
     parse_seats,
 )
+from .options import add_rule_arguments
 
 if TYPE_CHECKING:  # Textual is imported only when the game starts
     from ..tui.app import PlayApp
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", "-p", type=int, default=None,
-                        help="players, 2 to 8 (2; 4 for partnership presets)")
-    parser.add_argument("--preset", default="classic", choices=list(PRESETS),
-                        help="rule set (classic)")
-    parser.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
-                        help="set a rule option over the preset (repeatable; see rummy500 rules)")
+    add_rule_arguments(parser)
     parser.add_argument("--bot", default=None,
                         help=f"the computer player at every other seat ({', '.join(BOT_NAMES)}; "
                         "the strongest by default)")

@@ -17,7 +17,7 @@ from ..bots import BOT_NAMES
 from ..game import Game
 from ..narrate import side_name, value_text
 from ..record import game_record
-from ..rules import PRESETS, Rules, RulesError
+from ..rules import Rules, RulesError
 from ..simulation import (
     ENDINGS,
     DealOutcome,
@@ -27,15 +27,12 @@ from ..simulation import (
     rules_from_options,
     simulate,
 )
+from .options import add_rule_arguments
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--deals", "-n", type=int, default=100, help="deals to play (100)")
-    parser.add_argument("--players", "-p", type=int, default=None,
-                        help="players (2; 4 for partnership presets)")
-    parser.add_argument("--preset", default="classic", help=f"rule set: {', '.join(PRESETS)}")
-    parser.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
-                        help="set a rule option over the preset (repeatable; see rummy500 rules)")
+    add_rule_arguments(parser)
     parser.add_argument("--bot", default="random",
                         help=f"the bot for every seat, or one per seat separated by commas "
                         f"({', '.join(BOT_NAMES)})")

@@ -25,8 +25,9 @@ from ..narrate import (
     status_line,
     value_text,
 )
-from ..rules import PRESETS, RulesError
+from ..rules import RulesError
 from ..simulation import SimulationError, bot_names_for, make_bots, rules_from_options
+from .options import add_rule_arguments
 
 SEAT_STYLES = ("bold cyan", "bold magenta", "bold green", "bold yellow", "bold blue",
                "bold bright_red", "bold bright_cyan", "bold bright_magenta")
@@ -34,11 +35,7 @@ TTY_DELAY = 0.3
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", "-p", type=int, default=None,
-                        help="players (2; 4 for partnership presets)")
-    parser.add_argument("--preset", default="classic", help=f"rule set: {', '.join(PRESETS)}")
-    parser.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
-                        help="set a rule option over the preset (repeatable; see rummy500 rules)")
+    add_rule_arguments(parser)
     parser.add_argument("--bot", default="random",
                         help=f"the bot for every seat, or one per seat separated by commas "
                         f"({', '.join(BOT_NAMES)})")
