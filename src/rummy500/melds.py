@@ -12,7 +12,7 @@ declared as face ``f`` (``DECLARED + f``), or an undeclared joker
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
@@ -138,21 +138,26 @@ def layoff_position(meld: Meld, face: int) -> int:
 
 def classify(pieces: tuple[int, ...], rules: Rules) -> MeldShape:
     """Check that ``pieces`` form a meld under ``rules`` and give its canonical shape."""
+    return _classify(pieces, rules.jokers, rules.min_run)
+
+
+@lru_cache(maxsize=65536)
+def _classify(pieces: tuple[int, ...], jokers: str, min_run: int) -> MeldShape:
     if len(pieces) < 3:
         raise MeldError("a meld needs at least three cards")
     plain_jokers = sum(1 for p in pieces if p == JOKER)
     declared = sum(1 for p in pieces if p >= DECLARED)
     if plain_jokers:
-        if rules.jokers == "wild":
+        if jokers == "wild":
             raise MeldError("say which card each joker stands for, like *=6h")
-        if rules.jokers != "persian":
+        if jokers != "persian":
             raise MeldError("there are no jokers in this game")
         if plain_jokers != len(pieces):
             raise MeldError("jokers are not wild in this game: they meld only with each other")
         if len(pieces) > 4:
             raise MeldError("a set of jokers holds at most four")
         return MeldShape(JOKER_SET, -1, 0, 0, 0, pieces)
-    if declared and rules.jokers != "wild":
+    if declared and jokers != "wild":
         raise MeldError("jokers are not wild in this game and cannot stand for a card")
     if declared == len(pieces):
         raise MeldError("a meld needs at least one natural card besides its jokers")
@@ -186,8 +191,8 @@ def classify(pieces: tuple[int, ...], rules: Rules) -> MeldShape:
         if 1 in ranks and 13 in ranks and 2 in ranks:
             raise MeldError(f"{words} is not a run: runs do not go round the corner (K-A-2)")
         raise MeldError(f"{words} is not a run: the cards of a run follow one another")
-    if len(ordered) < rules.min_run:
-        raise MeldError(f"{words} is not a meld: a run needs at least {rules.min_run} cards")
+    if len(ordered) < min_run:
+        raise MeldError(f"{words} is not a meld: a run needs at least {min_run} cards")
     return MeldShape(RUN, suit, 0, lo, hi, ordered)
 
 
@@ -327,10 +332,7 @@ def cards_needed_to_use(
         if meld.fits & bit:
             return 1
     suit, rank = face >> 4, face & 15
-    others = 0
-    for s in range(4):
-        if s != suit and faces >> (s << 4 | rank) & 1:
-            others += 1
+    others = (faces >> rank & 0x0001_0001_0001_0001).bit_count() - (faces >> face & 1)
     best = 3 if others + wild >= 2 else IMPOSSIBLE
     suit_bits = faces >> (suit << 4) & 0x3FFE
     ext = suit_bits | (suit_bits & 2) << 13
@@ -355,6 +357,14 @@ def cards_needed_to_use(
 def _run_through(ext: int, positions: tuple[int, ...], wild: int, min_run: int) -> bool:
     """Whether a run of ``min_run`` through one of ``positions`` can be completed."""
     full = (1 << min_run) - 1
+    if not wild:  # every window of the run must be held: find the starts of full windows
+        for pos in positions:
+            starts = with_card = ext | 1 << pos
+            for k in range(1, min_run):
+                starts &= with_card >> k
+            if starts & (full << pos >> (min_run - 1)):
+                return True
+        return False
     for pos in positions:
         with_card = ext | 1 << pos
         for lo in range(max(1, pos - min_run + 1), pos + 1):

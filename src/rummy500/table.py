@@ -18,6 +18,11 @@ from .scoring import Points
 
 def pick_cards(cards: int, pieces: tuple[int, ...], prefer: int = -1) -> list[int] | None:
     """Physical cards of ``cards`` for ``pieces`` (``prefer`` first when it fits), or None."""
+    if len(pieces) == 1 and pieces[0] < 64 and pieces[0] & 15 != 15 and prefer < 0:
+        face = pieces[0]  # one natural card: the first pack's copy if held
+        if cards >> face & 1:
+            return [face]
+        return [face + 64] if cards >> (face + 64) & 1 else None
     chosen: list[int] = []
     left = cards
     for piece in pieces:

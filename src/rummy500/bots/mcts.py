@@ -24,13 +24,14 @@ from ..deal import Deal
 from ..moves import DISCARD, Move
 from ..view import PlayerView, view_of
 from .base import Bot, Decision
-from .expert import Context, ExpertBot
+from .context import Context
+from .expert import ExpertBot
 from .sampling import sample_deal
 
 GAME_BONUS = 100.0
 """What winning the game with this deal is worth, in deal points."""
 MAX_CANDIDATES = 4
-CONFIDENCE = 0.0
+CONFIDENCE = 0.5
 """Standard errors by which a move must beat the expert's choice to be played instead."""
 HORIZON: int | None = 2
 """Rounds of turns a playout runs before the hands are valued (None: to the deal's end)."""

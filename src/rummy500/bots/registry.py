@@ -15,7 +15,6 @@ _FACTORIES: dict[str, Callable[[int | None, float], Bot]] = {
     "simple": lambda seed, budget: SimpleBot(seed, budget),
     "expert": lambda seed, budget: ExpertBot(seed, budget),
     "mcts": lambda seed, budget: MctsBot(seed, budget),
-    "light": lambda seed, budget: ExpertBot(seed, budget, light=True),
 }
 
 BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
