@@ -229,6 +229,17 @@ def test_expert_waits_for_four_of_a_kind_in_persian() -> None:
     assert not game.deal.melds
 
 
+def test_expert_does_not_feed_the_other_side_in_partnership() -> None:
+    game = Game(make_rules("partnership"), 4, dealer=3, auto_deal=False)
+    deal = setup_deal(game, ["9s 2d 3c 5h 6c 4s 8d", "9h 9d ...", "...", "..."], up="Kc",
+                      stock="2h")
+    deal.known[1] = Cards.parse("9h 9d").bits  # seat 1 took them from the pile
+    game.play("draw")
+    assert SimpleBot(1).choose(_view(game)) == parse_move("discard 9s")
+    move = ExpertBot(1).choose(_view(game))
+    assert move.kind == "discard" and move != parse_move("discard 9s")
+
+
 def test_expert_goes_out_when_it_can() -> None:
     game = Game(make_rules("classic", hand_size_two=4), 2, dealer=1, auto_deal=False)
     setup_deal(game, ["7h 7d 7s 4c", "9d Jh Qs 2h"], up="Kh", stock="4d",

@@ -20,7 +20,7 @@ Each decision weighs what every option leaves in hand (see
 from __future__ import annotations
 
 from ..cards import JOKER, JOKER_MASK, face_of, faces_present, iter_bits
-from ..legal import can_still_use
+from ..legal import can_still_use, take_must_be_used
 from ..melds import DECLARED, RUN, find_melds
 from ..moves import DISCARD, DRAW, END, LAYOFF, MELD, PASS, RUMMY_LAYOFF, RUMMY_MELD, TAKE, Move
 from ..scoring import points_for
@@ -85,11 +85,12 @@ class ExpertBot(Bot):
                 scored.append((self.stock_value(ctx), move, "nothing in the pile pays "
                                "better than a card from the stock"))
             elif move.kind == END:
-                scored.append((ctx.evaluator.value(hand) - ctx.evaluator.leftover(0), move,
+                scored.append((ctx.evaluator.value(hand), move,
                                "nothing in the pile pays for taking it"))
             elif move.kind == TAKE:
                 bottom, taken = taken_cards(view.pile, move.pieces[0])
-                must = self._must_use(view, len(view.pile) - taken.bit_count(), bottom)
+                index = len(view.pile) - taken.bit_count()
+                must = take_must_be_used(view.rules, len(view.pile), index, view.stock_count)
                 value, laid = self.take_value(ctx, hand | taken, bottom if must else -1)
                 count = taken.bit_count()
                 why = (f"taking {count} card{'s' if count > 1 else ''} from the pile "
@@ -102,12 +103,6 @@ class ExpertBot(Bot):
     def draw_decision(self, ctx: Context, moves: list[Move]) -> Decision:
         _, move, why = self.draw_options(ctx, moves)[0]
         return Decision(move, why)
-
-    @staticmethod
-    def _must_use(view: PlayerView, index: int, bottom: int) -> bool:
-        rules = view.rules
-        return (index < len(view.pile) - 1 or rules.top_discard_must_be_used
-                or view.stock_count == 0)
 
     def stock_value(self, ctx: Context) -> float:
         """The expected worth of the hand after a stock card and the best discard."""
@@ -182,12 +177,12 @@ class ExpertBot(Bot):
                     continue
                 rest = left & ~(1 << card)
                 gain = evaluator.leftover(rest) - base - ctx.feed(face_of(card))
-                if not rest and not ctx.rules.discard_to_go_out:
+                if not rest:
                     gain += ctx.going_out_value()
                 best = max(best, gain)
             if best > -1e9:
                 value += best
-        else:
+        elif not ctx.rules.discard_to_go_out:
             value += ctx.going_out_value()
         return value, laid
 
@@ -238,7 +233,7 @@ class ExpertBot(Bot):
         joker_meld = self._joker_meld(ctx, moves)
         if joker_meld is not None:
             return joker_meld
-        layoff = self._layoff(ctx, moves, melds, holding)
+        layoff = self._layoff(ctx, moves, holding)
         if layoff is not None:
             return layoff
         if view.must_use >= 0:
@@ -290,7 +285,7 @@ class ExpertBot(Bot):
             if picked is not None:
                 for card in picked:
                     left &= ~(1 << card)
-        laid, _ = ctx.evaluator._layoffs(left & ~JOKER_MASK)
+        laid, _ = ctx.evaluator.layoffs(left & ~JOKER_MASK)
         left &= ~laid
         if ctx.rules.jokers == "wild" and ctx.evaluator.any_fits:
             left &= ~JOKER_MASK
@@ -333,8 +328,9 @@ class ExpertBot(Bot):
                 held.add(pieces)
         return held
 
-    def _layoff(self, ctx: Context, moves: list[Move], melds: list[tuple[int, ...]],
-                holding: set[tuple[int, ...]]) -> Decision | None:
+    def _layoff(self, ctx: Context, moves: list[Move], holding: set[tuple[int, ...]]
+                ) -> Decision | None:
+        """The most valuable lay-off, keeping back held sets (and, early, wild jokers)."""
         view = ctx.view
         reserved = 0
         for pieces in holding:
@@ -349,7 +345,7 @@ class ExpertBot(Bot):
             piece = move.pieces[0]
             meld = view.melds[move.meld - 1]
             if piece >= DECLARED:
-                if not self._lay_joker(ctx, move):
+                if not self._lay_joker(ctx):
                     continue
             elif piece == JOKER:
                 pass
@@ -366,7 +362,7 @@ class ExpertBot(Bot):
             return None
         return Decision(best[1], "lays off a card that fits the table")
 
-    def _lay_joker(self, ctx: Context, move: Move) -> bool:
+    def _lay_joker(self, ctx: Context) -> bool:
         """A wild joker goes on the table when nothing in hand needs it more."""
         view = ctx.view
         natural = view.hand & ~JOKER_MASK

@@ -4,14 +4,20 @@ At a decision that matters (which card to take or draw, which card to
 discard), the bot asks ``expert`` for its few best candidate moves, then
 repeatedly *determinizes*: it deals the cards it has not seen into the other
 hands and the stock at random, consistently with everything it knows (see
-:mod:`~rummy500.bots.sampling`), and plays each candidate out to the end of
-the deal in that same world, every seat played by ``expert`` from its own view
-of the sampled deal. Every candidate is scored on the same worlds (common
-random numbers), so their differences are measured, not their luck. When the
-time budget is spent, it plays the candidate with the best mean result: its
-side's score for the deal against the other sides', plus a bonus for the
-deal that wins the game. Moves with no real choice (melds, lay-offs, the only
-legal move) are the expert's, at once.
+:mod:`~rummy500.bots.sampling`), and plays each candidate on in that same
+sampled deal, every seat played by ``expert`` from its own view of it. After
+``horizon`` rounds of turns (two by default) each hand is valued as ``expert``
+values it and added to the points on the table; a deal that ends sooner is
+scored as it ends, with a bonus when it wins the game. Every candidate is
+scored on the same sampled deals (common random numbers), so their differences
+are measured, not their luck.
+
+When the time budget is spent (or when ``expert``'s choice is clearly best), it
+plays the candidate with the best mean, but leaves ``expert``'s choice only for
+a move that beat it by more than ``confidence`` standard errors: with few
+samples, noise alone would otherwise pull it off good moves. Moves with no real
+choice (melds, lay-offs, rummy claims, the only legal move) are ``expert``'s, at
+once.
 """
 
 from __future__ import annotations
@@ -40,6 +46,8 @@ MARGIN = 25.0
 
 
 class MctsBot(Bot):
+    """Determinized search within ``time_budget`` seconds a decision."""
+
     name = "mcts"
 
     def __init__(self, seed: int | None = None, time_budget: float = 1.0, *,
