@@ -23,25 +23,22 @@ from rich.progress import (
 from rich.table import Table
 
 from ..bots import BOT_NAMES
-from ..rules import PRESETS, RulesError
+from ..rules import RulesError
 from ..simulation import rules_from_options
 from ..tournament import TournamentError, TournamentResult, TournamentSpec, run_tournament
+from .options import add_rule_arguments
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", "-b", required=True,
                         help=f"bots separated by commas, seat by seat, repeated round the table "
                         f"when fewer than the players ({', '.join(BOT_NAMES)})")
-    parser.add_argument("--players", "-p", type=int, default=None,
-                        help="players (2; 4 for partnership presets)")
+    add_rule_arguments(parser)
     count = parser.add_mutually_exclusive_group()
     count.add_argument("--games", "-g", type=int, default=None,
                        help="whole games to the target for every seating (100)")
     count.add_argument("--deals", "-d", type=int, default=None,
                        help="single deals for every seating, scored by points")
-    parser.add_argument("--preset", default="classic", help=f"rule set: {', '.join(PRESETS)}")
-    parser.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
-                        help="set a rule option over the preset (repeatable)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the pack orders (1)")
     parser.add_argument("--budget", type=float, default=1.0, metavar="SECONDS",
                         help="thinking time a decision for the bots that search (1.0)")
