@@ -80,6 +80,8 @@ def test_every_bot_is_registered() -> None:
     assert set(BOT_NAMES) >= {"random", "simple", "expert", "mcts"}
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("nobody")
+    with pytest.raises(ValueError, match="at least one sampled deal"):
+        make_bot("mcts", 1, worlds=0)
 
 
 @pytest.mark.parametrize("name", ["random", "simple", "expert", "mcts"])

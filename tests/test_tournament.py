@@ -115,6 +115,25 @@ def test_tournament_on_two_processes_reports_every_bot() -> None:
     assert single.as_dict()["bots"]["simple"]["wins"] == data["bots"]["simple"]["wins"]
 
 
+def test_a_search_of_fixed_worlds_replays_exactly() -> None:
+    """With ``worlds`` the searching bot's moves depend on the seed only: the same tournament
+    gives the same deals on one process or two, and another seed gives other deals."""
+    first = run_tournament(spec(("mcts", "expert"), deals=1, seed=3, worlds=2, workers=1))
+    again = run_tournament(spec(("mcts", "expert"), deals=1, seed=3, worlds=2, workers=2))
+    assert first.as_dict()["worlds"] == 2
+    scores = [b.deal_points for b in first.bots.values()]
+    assert scores == [b.deal_points for b in again.bots.values()]
+    other = run_tournament(spec(("mcts", "expert"), deals=1, seed=4, worlds=2, workers=1))
+    assert scores != [b.deal_points for b in other.bots.values()]
+    with pytest.raises(TournamentError, match="sampled deal"):
+        run_tournament(spec(("mcts", "expert"), deals=1, worlds=0))
+
+
+def test_command_line_refuses_an_empty_search(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", "--bots", "mcts,expert", "--deals", "1", "--worlds", "0"]) == 2
+    assert "at least one sampled deal" in capsys.readouterr().err
+
+
 def test_three_bots_get_a_rating_table() -> None:
     result = run_tournament(spec(("simple", "random", "expert"), 3, deals=2, workers=1))
     data = result.as_dict()

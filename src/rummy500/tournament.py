@@ -59,6 +59,10 @@ class TournamentSpec:
     """Single deals per rotation, scored by points (0 when playing whole games)."""
     budget: float = 1.0
     """Seconds a decision for the bots that search."""
+    worlds: int | None = None
+    """For the bots that search: at most this many sampled deals a decision, in place of
+    ``budget``, so that every move depends on the seed only and the tournament replays
+    exactly on any machine."""
     workers: int = 2
     max_deals: int = MAX_DEALS_PER_GAME
 
@@ -91,6 +95,8 @@ class TournamentSpec:
             raise TournamentError("play either whole games or single deals, a positive number")
         if self.budget <= 0:
             raise TournamentError("the time budget must be a positive number of seconds")
+        if self.worlds is not None and self.worlds < 1:
+            raise TournamentError("a search needs at least one sampled deal a decision")
         if self.workers < 1:
             raise TournamentError("at least one worker process is needed")
         self.rules.check_players(self.players)
@@ -134,7 +140,8 @@ def play_one(spec: TournamentSpec, index: int, rotation: int) -> GameOutcome:
     game = Game(rules, players, rng=_rng(spec.seed, index, "reshuffle"), dealer=dealer,
                 auto_deal=False)
     bots: list[Bot] = [
-        make_bot(name, _rng(spec.seed, index, rotation, seat).getrandbits(63), spec.budget)
+        make_bot(name, _rng(spec.seed, index, rotation, seat).getrandbits(63), spec.budget,
+                 spec.worlds)
         for seat, name in enumerate(seating)
     ]
     times: dict[str, list[float]] = {name: [] for name in seating}
@@ -291,6 +298,7 @@ class TournamentResult:
             "count": spec.count,
             "seed": spec.seed,
             "budget": spec.budget,
+            "worlds": spec.worlds,
             "games": self.games,
             "draws": self.draws,
             "deals": self.deals,

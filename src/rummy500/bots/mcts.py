@@ -54,8 +54,9 @@ class MctsBot(Bot):
                  candidates: int = MAX_CANDIDATES, margin: float = MARGIN,
                  worlds: int | None = None, horizon: int | None = HORIZON,
                  confidence: float = CONFIDENCE) -> None:
-        """``worlds`` fixes the number of sampled deals each search plays, in place of the
-        time budget: then the same seed gives the same moves on any machine."""
+        """``worlds`` fixes the most sampled deals a search plays, in place of the time
+        budget (it still stops sooner when the expert's choice is clearly best): then the
+        same seed gives the same moves on any machine."""
         super().__init__(seed, time_budget)
         self.worlds = worlds
         self.horizon = horizon
@@ -130,10 +131,10 @@ class MctsBot(Bot):
             if self.worlds is not None:
                 if worlds >= self.worlds:
                     break
-                continue
-            now = clock()
-            if now + (now - began) / worlds > deadline:
-                break
+            else:
+                now = clock()
+                if now + (now - began) / worlds > deadline:
+                    break
             if worlds >= 12 and self._settled(sums, squares, worlds):
                 break
         means = [total / worlds for total in sums]

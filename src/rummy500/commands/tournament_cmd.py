@@ -42,6 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed of the pack orders (1)")
     parser.add_argument("--budget", type=float, default=1.0, metavar="SECONDS",
                         help="thinking time a decision for the bots that search (1.0)")
+    parser.add_argument("--worlds", type=int, default=None, metavar="N",
+                        help="for mcts: at most N sampled deals a decision in place of the time "
+                        "budget, so that the tournament replays exactly from its seed")
     parser.add_argument("--workers", type=int, default=2,
                         help="processes playing at once (2: both cores)")
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
@@ -59,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
         names = tuple(name.strip() for name in args.bots.split(",") if name.strip())
         games = args.games if args.games is not None else (0 if args.deals else 100)
         spec = TournamentSpec(names, players, rules, seed=args.seed, games=games,
-                              deals=args.deals or 0, budget=args.budget, workers=args.workers)
+                              deals=args.deals or 0, budget=args.budget, worlds=args.worlds,
+                              workers=args.workers)
         spec.check()
     except (RulesError, TournamentError) as error:
         return fail(str(error))
@@ -102,8 +106,10 @@ def show(console: Console, result: TournamentResult, data: dict[str, Any]) -> No
     console.print(
         f"{result.games} {what} of {spec.rules.preset}{changes} ({spec.count} for each of "
         f"{data['rotations']} seatings: duplicate {what}), {spec.players} players, "
-        f"line-up {', '.join(spec.lineup())}, seed {spec.seed}, budget {spec.budget:g} s\n"
-        f"{result.deals} deals in {result.seconds:.1f} s"
+        f"line-up {', '.join(spec.lineup())}, seed {spec.seed}, "
+        + (f"at most {spec.worlds} sampled deals a search\n" if spec.worlds is not None
+           else f"budget {spec.budget:g} s\n")
+        + f"{result.deals} deals in {result.seconds:.1f} s"
         + (f"; {result.draws} drawn" if result.draws else ""),
         markup=False, highlight=False,
     )

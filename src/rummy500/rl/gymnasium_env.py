@@ -89,8 +89,8 @@ class Rummy500Env(gymnasium.Env[Observation, np.int64]):
         others = [s for s in range(self.players) if s != self.seat]
         self.bots = {}
         for index, (other, name) in enumerate(zip(others, self.opponent_names, strict=True)):
-            budget = {} if self.time_budget is None else {"time_budget": self.time_budget}
-            self.bots[other] = make_bot(name, int(seeds[index + 1]), **budget)
+            budget = 1.0 if self.time_budget is None else self.time_budget
+            self.bots[other] = make_bot(name, int(seeds[index + 1]), budget)
         # With tiny hands a bot can end a deal before the agent's first move.
         self._pending = self._play_bots()
         if self.render_mode == "human":
