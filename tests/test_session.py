@@ -13,6 +13,7 @@ import pytest
 from rummy500.bots import BOT_NAMES
 from rummy500.cards import face_of, face_str
 from rummy500.moves import DISCARD, DRAW, LAYOFF, MELD, TAKE, Move
+from rummy500.narrate import verb
 from rummy500.record import RecordFormatError, ReplayError, game_record, replay
 from rummy500.tui.saves import DATA_ENV, SaveStore, data_dir
 from rummy500.tui.session import SessionError, TableSession
@@ -26,7 +27,7 @@ from rummy500.tui.settings import (
     parse_options,
     parse_seats,
 )
-from rummy500.tui.words import deal_sheet, verb
+from rummy500.tui.words import deal_sheet
 from rummy500.view import PlayerView
 
 ONE_DEAL = {"max_deals": 1}

@@ -344,7 +344,8 @@ async def test_a_rummy_call_is_offered_to_the_next_person_who_can_claim() -> Non
         assert screen.choices == ["lay off 9♠ from the pile on m1", "pass (no claim)"]
         await choose(pilot, "lay off 9♠ from the pile on m1")
         assert made(app)[-1] == "rummy layoff 9s m1"
-        assert table_of(app).session.log[-1] == "Ann calls rummy and lays off 9♠ on m1 (9 points)"
+        assert table_of(app).session.log[-1] == (
+            "Ann calls rummy and lays off 9♠ from the pile on m1 (9 points)")
 
 
 # -- refusals, undo, hints ------------------------------------------------------------------------

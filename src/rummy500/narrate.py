@@ -116,53 +116,85 @@ def before(deal: Deal) -> Before:
                   len(deal.melds), tuple(deal.credit), deal.restocks)
 
 
-def narrate_move(seen: Before, deal: Deal, move: Move) -> list[str]:
-    """The lines telling ``move``, made by the player to move in ``seen``; ``deal`` is after it."""
-    seat = seen.turn
-    who = seat_name(seat)
+YOU = "You"
+
+_SECOND_PERSON = {
+    "draws": "draw", "takes": "take", "melds": "meld", "lays": "lay", "discards": "discard",
+    "goes": "go", "calls": "call", "passes": "pass", "must": "must", "went": "went",
+    "wins": "win", "has": "have", "is": "are", "deals": "deal", "plays": "play",
+}
+
+
+def verb(who: str, third_person: str) -> str:
+    """The verb as said of ``who``: ``You draw`` but ``Ann draws``.
+
+    >>> verb("You", "lays off"), verb("Ann", "lays off")
+    ('lay off', 'lays off')
+    """
+    if who != YOU:
+        return third_person
+    head, _, rest = third_person.partition(" ")
+    return " ".join(filter(None, (_SECOND_PERSON.get(head, head), rest)))
+
+
+def move_text(who: str, seat: int, move: Move, seen: Before, deal: Deal, *,
+              spectator: bool) -> str:
+    """``move`` by ``who`` (at ``seat``) in plain words; ``deal`` is the deal after it.
+
+    A ``spectator`` sees everything: the card drawn from the stock is named, and a
+    lay-off spells out the meld it joined. Otherwise the line is what the table sees.
+    """
     gained = deal.credit[seat] - seen.credit[seat]
     kind = move.kind
     if kind == DRAW:
-        drawn = deal.hands[seat] & ~seen.hand
-        text = f"{who} draws {cards_text(iter_bits(drawn))} from the stock"
+        drawn = f" {cards_text(iter_bits(deal.hands[seat] & ~seen.hand))}" if spectator else ""
+        text = f"{who} {verb(who, 'draws')}{drawn} from the stock"
         if seen.stock == 1:
             text += ", its last card"
     elif kind == TAKE:
         taken = seen.pile[len(deal.pile):]
-        text = f"{who} takes {card_text(taken[0])}"
+        text = f"{who} {verb(who, 'takes')} {card_text(taken[0])}"
         if len(taken) > 1:
             above = "card" if len(taken) == 2 else f"{len(taken) - 1} cards"
             text += f" and the {above} above it ({cards_text(taken[1:])})"
         text += " from the pile"
-        if deal.must_use != -1:
-            text += f", and must use {card_text(deal.must_use)} this turn"
+        if deal.must_use != -1 and deal.turn == seat:
+            text += f", and {verb(who, 'must')} use {card_text(deal.must_use)} this turn"
     elif kind in (MELD, RUMMY_MELD):
         meld = deal.melds[-1]
-        cards = meld_text(meld) + (" from the pile" if kind == RUMMY_MELD else "")
-        call = "calls rummy and melds" if kind == RUMMY_MELD else "melds"
+        if kind == RUMMY_MELD:
+            call = f"{verb(who, 'calls')} rummy and {verb(who, 'melds')}"
+            cards = meld_text(meld) + " from the pile"
+        else:
+            call, cards = verb(who, "melds"), meld_text(meld)
         text = f"{who} {call} {cards} ({meld.name}, {plural(gained, 'point')})"
     elif kind in (LAYOFF, RUMMY_LAYOFF):
         meld = deal.melds[move.meld - 1]
         laid = meld.cards[-1]
         card = (f"joker as {face_pretty(laid.face)}" if laid.card & 15 == 15 and
                 laid.face != JOKER else card_text(laid.card))
+        call = (f"{verb(who, 'calls')} rummy and {verb(who, 'lays off')}"
+                if kind == RUMMY_LAYOFF else verb(who, "lays off"))
         if kind == RUMMY_LAYOFF:
-            card = f"calls rummy and lays off {card} from the pile"
-        else:
-            card = f"lays off {card}"
-        text = (f"{who} {card} on {meld.name}, now {meld_text(meld)} "
-                f"({plural(gained, 'point')})")
+            card += " from the pile"
+        now = f", now {meld_text(meld)}" if spectator else ""
+        text = f"{who} {call} {card} on {meld.name}{now} ({plural(gained, 'point')})"
     elif kind == DISCARD:
-        text = f"{who} discards {card_text(deal.pile[-1])}"
+        text = f"{who} {verb(who, 'discards')} {card_text(deal.pile[-1])}"
     elif kind == END:
-        text = f"{who} takes nothing from the pile, which ends the deal"
+        text = f"{who} {verb(who, 'takes')} nothing from the pile, which ends the deal"
     elif kind == PASS:
-        text = f"{who} passes (no rummy call)"
+        text = f"{who} {verb(who, 'passes')} (no rummy call)"
     else:  # pragma: no cover - every kind is told above
         text = f"{who} {move.describe()}"
     if deal.over and deal.went_out == seat:
-        text += ", and goes out"
-    lines = [text]
+        text += f", and {verb(who, 'goes')} out"
+    return text
+
+
+def narrate_move(seen: Before, deal: Deal, move: Move) -> list[str]:
+    """The lines telling ``move``, made by the player to move in ``seen``; ``deal`` is after it."""
+    lines = [move_text(seat_name(seen.turn), seen.turn, move, seen, deal, spectator=True)]
     if deal.restocks > seen.restocks:
         lines.append(f"The stock is empty: the pile but its top card is shuffled into a new "
                      f"stock of {plural(len(deal.stock), 'card')}.")
@@ -240,10 +272,10 @@ def game_end(game: Game) -> list[str]:
     if game.winner is None:
         return [f"The game ends in a draw after {plural(len(game.results), 'deal')}: {totals}."]
     name = side_name(rules, players, game.winner)
-    verb = "win" if rules.partnership else "wins"
+    wins = "win" if rules.partnership else "wins"
     bonus = (f", with the final bonus of {rules.final_bonus // rules.point_divisor}"
              if rules.final_bonus else "")
-    return [f"{name} {verb} the game by {plural(game.margin, 'point')} after "
+    return [f"{name} {wins} the game by {plural(game.margin, 'point')} after "
             f"{plural(len(game.results), 'deal')}{bonus}: {totals}."]
 
 
@@ -296,6 +328,8 @@ def value_text(value: object) -> str:
 
 
 __all__ = [
+    "ENDINGS",
+    "YOU",
     "Before",
     "before",
     "deal_end",
@@ -304,6 +338,7 @@ __all__ = [
     "game_end",
     "hand_text",
     "meld_text",
+    "move_text",
     "narrate_deal",
     "narrate_game",
     "narrate_move",
@@ -311,4 +346,5 @@ __all__ = [
     "side_name",
     "status_line",
     "value_text",
+    "verb",
 ]

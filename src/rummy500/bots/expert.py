@@ -22,14 +22,14 @@ from __future__ import annotations
 from ..cards import JOKER, JOKER_MASK, face_of, faces_present, iter_bits
 from ..legal import can_still_use, take_must_be_used
 from ..melds import DECLARED, RUN, find_melds
-from ..moves import DISCARD, DRAW, END, LAYOFF, MELD, PASS, RUMMY_LAYOFF, RUMMY_MELD, TAKE, Move
+from ..moves import DISCARD, DRAW, END, LAYOFF, MELD, PASS, TAKE, Move
 from ..scoring import points_for
 from ..table import pick_cards
 from ..view import PlayerView
 from .base import Bot, Decision
 from .context import Context, suited
 from .handeval import PARTNERS, completions
-from .simple import layoff_points, meld_points, taken_cards
+from .simple import best_claim, layoff_points, meld_points, taken_cards
 
 
 class ExpertBot(Bot):
@@ -58,17 +58,7 @@ class ExpertBot(Bot):
     # -- rummy calls ---------------------------------------------------------------------------
 
     def _claim(self, view: PlayerView, moves: list[Move]) -> Decision:
-        points = points_for(view.rules)
-        best: tuple[int, Move] | None = None
-        for move in moves:
-            if move.kind == RUMMY_MELD:
-                value = meld_points(move.pieces, points)
-            elif move.kind == RUMMY_LAYOFF:
-                value = layoff_points(move.pieces[0], view.melds[move.meld - 1], points)
-            else:
-                continue
-            if best is None or value > best[0]:
-                best = (value, move)
+        best = best_claim(view, moves, points_for(view.rules))
         if best is None:
             return Decision(Move(PASS), "no claim is worth making")
         return Decision(best[1], f"claims {best[0]} free points from the pile")

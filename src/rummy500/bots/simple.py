@@ -163,6 +163,21 @@ def taken_cards(pile: tuple[int, ...], face: int) -> tuple[int, int]:
     return pile[index], taken
 
 
+def best_claim(view: PlayerView, moves: list[Move], points: Points) -> tuple[int, Move] | None:
+    """The rummy claim among ``moves`` that puts the most points down, with its points."""
+    best: tuple[int, Move] | None = None
+    for move in moves:
+        if move.kind == RUMMY_MELD:
+            value = meld_points(move.pieces, points)
+        elif move.kind == RUMMY_LAYOFF:
+            value = layoff_points(move.pieces[0], view.melds[move.meld - 1], points)
+        else:
+            continue
+        if best is None or value > best[0]:
+            best = (value, move)
+    return best
+
+
 class SimpleBot(Bot):
     name = "simple"
 
@@ -178,16 +193,7 @@ class SimpleBot(Bot):
         return self._play(view, moves, points)
 
     def _claim(self, view: PlayerView, moves: list[Move], points: Points) -> Decision:
-        best: tuple[int, Move] | None = None
-        for move in moves:
-            if move.kind == RUMMY_MELD:
-                value = meld_points(move.pieces, points)
-            elif move.kind == RUMMY_LAYOFF:
-                value = layoff_points(move.pieces[0], view.melds[move.meld - 1], points)
-            else:
-                continue
-            if best is None or value > best[0]:
-                best = (value, move)
+        best = best_claim(view, moves, points)
         if best is None:
             return Decision(moves[-1], "nothing in the pile can be claimed")
         return Decision(best[1], f"claims {best[0]} points from the pile")

@@ -17,6 +17,7 @@ from ..cards import JOKER, face_of, iter_bits
 from ..legal import DRAW_PHASE, PLAY_PHASE, RUMMY_PHASE
 from ..melds import DECLARED
 from ..moves import LAYOFF, MELD, RUMMY_LAYOFF, RUMMY_MELD, TAKE, Move
+from ..narrate import YOU, verb
 from ..view import PlayerView
 from .session import TableSession
 from .widgets import (
@@ -30,7 +31,6 @@ from .widgets import (
     card_label,
     face_label,
 )
-from .words import YOU, verb
 
 
 def piece_shows(piece: int) -> int:

@@ -28,6 +28,7 @@ from typing import Any
 from ..bots import Bot, Decision, make_bot
 from ..game import Game
 from ..moves import DRAW, InvalidMoveError, Move, parse_move
+from ..narrate import before, verb
 from ..record import RecordFormatError, ReplayError, game_record, replay
 from ..view import PlayerView
 from . import words
@@ -170,8 +171,8 @@ class TableSession:
     def _opening(self) -> str:
         deal = self.game.deal
         return (f"Deal {len(self.game.deals)}: {self.names[deal.dealer]} "
-                f"{words.verb(self.names[deal.dealer], 'deals')}; "
-                f"{self.names[deal.turn]} {words.verb(self.names[deal.turn], 'plays')} first.")
+                f"{verb(self.names[deal.dealer], 'deals')}; "
+                f"{self.names[deal.turn]} {verb(self.names[deal.turn], 'plays')} first.")
 
     def _seed_for(self, what: str) -> int:
         return random.Random(f"rummy500 play {self.seed} {what}").getrandbits(63)
@@ -259,7 +260,7 @@ class TableSession:
         deal = game.deal
         index = len(game.deals) - 1
         results = len(game.results)
-        seen = words.before(deal)
+        seen = before(deal)
         log_length = len(self.log)
         game.push(move)
         self.log.append(words.move_line(self.names[seat], seat, move, seen, deal))

@@ -1,12 +1,8 @@
 """The table in plain words: public move lines, deal scores and the winner, with seat names.
 
-Everything here is public: a draw from the stock never names its card. Front-end
-neutral (no Textual).
-
->>> verb("You", "lays off")
-'lay off'
->>> verb("Ann", "lays off")
-'lays off'
+Everything here is public: a draw from the stock never names its card. The phrases
+are :mod:`rummy500.narrate`'s, said as the table sees them. Front-end neutral (no
+Textual).
 """
 
 from __future__ import annotations
@@ -14,115 +10,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..cards import JOKER, face_of, face_pretty, iter_bits
 from ..deal import IDLE_TURNS_PER_PLAYER, Deal, DealResult
 from ..game import Game
-from ..melds import Meld, TableCard
-from ..moves import DISCARD, DRAW, END, LAYOFF, MELD, PASS, RUMMY_LAYOFF, RUMMY_MELD, TAKE, Move
+from ..moves import Move
+from ..narrate import ENDINGS, YOU, Before, hand_text, move_text, plural
 from ..rules import Rules
-
-YOU = "You"
-
-_SECOND_PERSON = {
-    "draws": "draw",
-    "takes": "take",
-    "melds": "meld",
-    "lays": "lay",
-    "discards": "discard",
-    "goes": "go",
-    "calls": "call",
-    "passes": "pass",
-    "must": "must",
-    "went": "went",
-    "wins": "win",
-    "has": "have",
-    "is": "are",
-    "deals": "deal",
-    "plays": "play",
-}
-
-
-def verb(who: str, third_person: str) -> str:
-    """The verb as said of ``who``: ``You draw`` but ``Ann draws``."""
-    if who != YOU:
-        return third_person
-    head, _, rest = third_person.partition(" ")
-    return " ".join(filter(None, (_SECOND_PERSON.get(head, head), rest)))
-
-
-def card_words(card: int) -> str:
-    return face_pretty(face_of(card))
-
-
-def table_card_words(table_card: TableCard) -> str:
-    """A card on the table; a wild joker says what it stands for."""
-    if table_card.face == JOKER:
-        return "joker"
-    if table_card.card & 15 == 15:
-        return f"joker for {face_pretty(table_card.face)}"
-    return face_pretty(table_card.face)
-
-
-def meld_words(meld: Meld) -> str:
-    ordered = sorted(meld.cards, key=lambda c: meld.order_key(c.face))
-    return ", ".join(table_card_words(c) for c in ordered)
-
-
-def points(count: int) -> str:
-    return f"{count} point" if count in (1, -1) else f"{count} points"
-
-
-@dataclass(frozen=True, slots=True)
-class Before:
-    """The public facts of a deal just before a move, to tell the move afterwards."""
-
-    pile: tuple[int, ...]
-    credit: tuple[int, ...]
-    stock: int
-
-
-def before(deal: Deal) -> Before:
-    return Before(tuple(deal.pile), tuple(deal.credit), len(deal.stock))
 
 
 def move_line(who: str, seat: int, move: Move, seen: Before, deal: Deal) -> str:
-    """``move`` by ``who`` (at ``seat``) in plain words; ``deal`` is the deal after it."""
-    gained = deal.credit[seat] - seen.credit[seat]
-    kind = move.kind
-    if kind == DRAW:
-        text = f"{who} {verb(who, 'draws')} from the stock"
-        if seen.stock == 1:
-            text += ", its last card"
-    elif kind == TAKE:
-        taken = seen.pile[len(deal.pile):]
-        text = f"{who} {verb(who, 'takes')} {card_words(taken[0])}"
-        if len(taken) > 1:
-            text += f" (and {', '.join(card_words(card) for card in taken[1:])} above it)"
-        text += " from the pile"
-        if deal.must_use != -1 and deal.turn == seat:
-            text += f" and {verb(who, 'must')} use {card_words(deal.must_use)}"
-    elif kind in (MELD, RUMMY_MELD):
-        meld = deal.melds[-1]
-        call = f"{verb(who, 'calls')} rummy and {verb(who, 'melds')}" if kind == RUMMY_MELD \
-            else verb(who, "melds")
-        text = f"{who} {call} {meld_words(meld)} as {meld.name} ({points(gained)})"
-    elif kind in (LAYOFF, RUMMY_LAYOFF):
-        meld = deal.melds[move.meld - 1]
-        laid = table_card_words(meld.cards[-1])
-        call = f"{verb(who, 'calls')} rummy and {verb(who, 'lays off')}" \
-            if kind == RUMMY_LAYOFF else verb(who, "lays off")
-        text = f"{who} {call} {laid} on {meld.name} ({points(gained)})"
-    elif kind == DISCARD:
-        text = f"{who} {verb(who, 'discards')} {card_words(deal.pile[-1])}"
-    elif kind == END:
-        text = f"{who} {verb(who, 'takes')} nothing from the pile, which ends the deal"
-    elif kind == PASS:
-        text = f"{who} {verb(who, 'passes')} (no rummy call)"
-    else:  # pragma: no cover - every kind of move is told above
-        text = f"{who} {move.describe()}"
-    if deal.over and deal.went_out == seat:
-        text += f", and {verb(who, 'goes')} out"
-    return text
+    """``move`` by ``who`` (at ``seat``) as the table sees it; ``deal`` is the deal after it."""
+    return move_text(who, seat, move, seen, deal, spectator=False)
 
 
 # -- sides, deal scores, the winner ----------------------------------------------------------
@@ -137,19 +34,11 @@ def side_label(rules: Rules, names: Sequence[str], side: int) -> str:
     return " & ".join(names[seat] for seat in side_seats(rules, len(names), side))
 
 
-ENDINGS = {
-    "went out": "{who} {went} out",
-    "stock": "the stock ran out",
-    "declined": "{who} took nothing from the pile with the stock empty",
-    "idle": "nobody drew from the stock or put a card on the table for {idle} turns",
-}
-
-
 def ending_words(deal: Deal, result: DealResult, names: Sequence[str]) -> str:
     seat = deal.turn if result.went_out is None else result.went_out
     who = names[seat]
     return ENDINGS.get(result.ended_by, result.ended_by).format(
-        who=who, went=verb(who, "went"), idle=IDLE_TURNS_PER_PLAYER * deal.players)
+        who=who, idle=IDLE_TURNS_PER_PLAYER * deal.players)
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,9 +100,8 @@ def deal_sheet(game: Game, names: Sequence[str], index: int) -> DealSheet:
         notes.append("deal score = points on the table − points in hand")
     if final_bonus and game.winner is not None:
         notes.append(f"{side_label(rules, names, game.winner)}: +{final_bonus} final bonus")
-    hands = tuple((names[seat], " ".join(card_words(card) for card in sorted(
-        iter_bits(deal.hands[seat]), key=lambda c: (face_of(c) == JOKER, face_of(c)))) or "—")
-        for seat in range(players))
+    hands = tuple((names[seat], hand_text(deal.hands[seat]) if deal.hands[seat] else "—")
+                  for seat in range(players))
     return DealSheet(index + 1, ending_words(deal, result, names), tuple(rows), tuple(notes),
                      hands, last and game.finished, outcome_words(game, names, totals))
 
@@ -226,7 +114,7 @@ def outcome_words(game: Game, names: Sequence[str], totals: Sequence[int]) -> st
             return "The game is a draw."
         who = side_label(rules, names, game.winner)
         wins = "win" if rules.partnership or who == YOU else "wins"
-        return f"{who} {wins} the game by {points(game.margin)}."
+        return f"{who} {wins} the game by {plural(game.margin, 'point')}."
     best = max(totals)
     leaders = [side for side, total in enumerate(totals) if total == best]
     goal = f" (to {rules.target_score})" if rules.target_score is not None else ""
