@@ -173,10 +173,11 @@ def move_text(who: str, seat: int, move: Move, seen: Before, deal: Deal, *,
         laid = meld.cards[-1]
         card = (f"joker as {face_pretty(laid.face)}" if laid.card & 15 == 15 and
                 laid.face != JOKER else card_text(laid.card))
-        call = (f"{verb(who, 'calls')} rummy and {verb(who, 'lays off')}"
-                if kind == RUMMY_LAYOFF else verb(who, "lays off"))
         if kind == RUMMY_LAYOFF:
+            call = f"{verb(who, 'calls')} rummy and {verb(who, 'lays off')}"
             card += " from the pile"
+        else:
+            call = verb(who, "lays off")
         now = f", now {meld_text(meld)}" if spectator else ""
         text = f"{who} {call} {card} on {meld.name}{now} ({plural(gained, 'point')})"
     elif kind == DISCARD:

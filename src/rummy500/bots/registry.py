@@ -17,14 +17,13 @@ _FACTORIES: dict[str, Callable[[int | None, float, int | None], Bot]] = {
     "mcts": lambda seed, budget, worlds: MctsBot(seed, budget, worlds=worlds),
 }
 
-
 BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
 
 
 def make_bot(name: str, seed: int | None = None, time_budget: float = 1.0,
              worlds: int | None = None) -> Bot:
-    """The bot called ``name``. ``worlds``, for a searching bot, fixes how many sampled deals
-    a search plays in place of the time budget, so that its moves depend on ``seed`` only."""
+    """The bot called ``name``. ``worlds``, for a searching bot, bounds the sampled deals a
+    search plays in place of the time budget, so that its moves depend on ``seed`` only."""
     if worlds is not None and worlds < 1:
         raise ValueError("a search needs at least one sampled deal")
     try:
