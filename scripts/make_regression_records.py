@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+
 from rummy500 import Game
 from rummy500.record import dumps
 from rummy500.simulation import make_bots, play_turns, rules_from_options
@@ -32,6 +33,7 @@ for name, preset, options, players, bots in CASES:
         play_turns(game, seats)
     path = out / f"{name}.json"
     path.write_text(dumps(game) + "\n")
-    answer = subprocess.run([sys.executable, "-m", "rummy500", "replay", str(path), "--json"], capture_output=True, text=True)
+    command = [sys.executable, "-m", "rummy500", "replay", str(path), "--json"]
+    answer = subprocess.run(command, capture_output=True, text=True)
     print(name, answer.returncode, len(game.deals), game.finished)
     (out / f"{name}.replay.json").write_text(json.dumps(json.loads(answer.stdout), indent=1) + "\n")
