@@ -17,6 +17,7 @@ from rummy500.cards import Cards, face_of, iter_bits, parse_face
 from rummy500.deal import Deal
 from rummy500.game import Game
 from rummy500.moves import parse_move
+from rummy500.record import game_record, replay
 from rummy500.rules import PRESETS, Rules, make_rules
 from rummy500.scoring import points_for
 from rummy500.view import PlayerView, view_of
@@ -125,19 +126,24 @@ def test_every_bot_plays_whole_deals(preset: str, players: int) -> None:
     game = Game(rules, players, seed=players * 7, auto_deal=False)
     game.start_deal()
     bots = [quick_bot(names[seat % len(names)], seat) for seat in range(players)]
-    moves = 0
+    movers = []
     while not game.deal.over:
         seat = game.turn
         game.play(bots[seat].choose(game.view(seat)))  # checked: an illegal move raises
-        moves += 1
-    assert game.results and moves > players
+        movers.append(seat)
+    assert len(game.results) == 1 and len(movers) == len(game.deal.moves)
+    assert set(movers) == set(range(players))  # no deal of these seeds ends in the first round
+    assert replay(game_record(game)).results == game.results  # the bots' deal replays exactly
 
 
 def test_hint_is_one_short_sentence() -> None:
     game = Game(make_rules("classic"), 2, seed=3)
     for name in ("random", "simple", "expert"):
-        hint = make_bot(name, 1).hint(game.view(game.turn))
-        assert hint.startswith(("draw", "take")) and ": " in hint and "\n" not in hint
+        view = game.view(game.turn)
+        hint = make_bot(name, 1).hint(view)
+        decision = make_bot(name, 1).decide(view)
+        assert hint == f"{decision.move}: {decision.reason}" and "\n" not in hint
+        assert view.why_illegal(hint.split(": ", 1)[0]) is None
 
 
 def test_bots_are_reproducible_from_their_seed() -> None:

@@ -411,10 +411,14 @@ def play_random(rules: Rules, players: int, deals: int, seed: int) -> Iterator[D
 def test_random_play_keeps_every_invariant(config: tuple[str, dict[str, Any], int]) -> None:
     preset, options, players = config
     rules = make_rules(preset, **options)
-    endings = set()
+    played = 0
     for deal in play_random(rules, players, DEALS, seed=sum(map(ord, _config_id(config)))):
-        endings.add(deal.ended_by)
-    assert endings
+        played += 1
+        assert deal.ended_by in ("went out", "stock", "declined", "idle"), deal.ended_by
+        assert (deal.went_out is not None) == (deal.ended_by == "went out"), deal.fen()
+        if deal.went_out is not None:
+            assert deal.hands[deal.went_out] == 0, deal.fen()
+    assert played == DEALS
 
 
 def test_the_configurations_cover_every_preset_and_player_count() -> None:
