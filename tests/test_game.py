@@ -1,0 +1,106 @@
+"""game.py: deals one after another, running totals, the end of the game, push/pop across deals."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rummy500 import Game, IllegalMoveError, make_rules
+from rummy500.record import game_record, replay
+
+
+def random_game(preset: str, players: int, seed: int, **options: object) -> Game:
+    game = Game(make_rules(preset, **options), players, seed=seed)
+    rng = random.Random(seed)
+    while not game.finished:
+        game.play(rng.choice(game.legal_moves()))
+    return game
+
+
+def test_totals_are_the_sum_of_the_deal_scores() -> None:
+    game = random_game("classic", 3, seed=5, target_score=150)
+    assert game.finished and len(game.results) == len(game.deals)
+    for side in range(3):
+        assert game.totals[side] == sum(result.scores[side] for result in game.results)
+
+
+def test_the_winner_is_the_only_leader_at_or_over_the_target() -> None:
+    game = random_game("classic", 2, seed=11, target_score=120)
+    assert game.winner is not None
+    assert game.totals[game.winner] >= 120
+    assert all(total < game.totals[game.winner] for side, total in enumerate(game.totals)
+               if side != game.winner)
+    assert game.margin == game.totals[game.winner] - max(
+        total for side, total in enumerate(game.totals) if side != game.winner)
+
+
+def test_a_game_of_two_deals_with_a_final_bonus() -> None:
+    game = random_game("persian", 4, seed=3)
+    assert len(game.results) == 2
+    raw = [sum(result.scores[side] for result in game.results) for side in range(2)]
+    if raw[0] == raw[1]:
+        assert game.winner is None and game.totals == raw
+    else:
+        winner = 0 if raw[0] > raw[1] else 1
+        assert game.winner == winner
+        assert game.totals[winner] == raw[winner] + 50
+        assert game.totals[1 - winner] == raw[1 - winner]
+        assert game.margin == raw[winner] + 50 - raw[1 - winner]
+
+
+def test_the_deal_passes_left() -> None:
+    game = random_game("classic", 4, seed=8, target_score=200)
+    dealers = [deal.dealer for deal in game.deals]
+    assert dealers == [(game.first_dealer + i) % 4 for i in range(len(dealers))]
+
+
+def test_a_finished_game_refuses_every_move() -> None:
+    game = random_game("classic", 2, seed=2, target_score=60)
+    assert game.legal_moves() == []
+    assert game.why_illegal("draw") == "the game is over"
+    with pytest.raises(IllegalMoveError, match="the game is over"):
+        game.play("draw")
+
+
+def test_push_and_pop_across_a_deal_end_restore_the_game_exactly() -> None:
+    game = Game(make_rules("classic", target_score=100), 2, seed=21)
+    rng = random.Random(21)
+    crossed = 0
+    while not game.finished:
+        before = (game_record(game), list(game.totals), len(game.deals), game.winner)
+        pushed = 0
+        while pushed < 3 and not game.finished:
+            game.push(rng.choice(game.legal_moves()))
+            pushed += 1
+        crossed += len(game.deals) != before[2] or game.finished
+        for _ in range(pushed):
+            game.pop()
+        assert (game_record(game), list(game.totals), len(game.deals), game.winner) == before
+        game.play(rng.choice(game.legal_moves()))
+    assert crossed >= 2
+
+
+def test_the_same_seed_plays_the_same_game_and_its_record_replays_it() -> None:
+    first = random_game("wild", 3, seed=13)
+    second = random_game("wild", 3, seed=13)
+    assert game_record(first) == game_record(second)
+    again = replay(game_record(first))
+    assert again.finished and again.totals == first.totals and again.winner == first.winner
+
+
+def test_views_carry_the_totals_and_the_deal_number() -> None:
+    game = Game(make_rules("classic", target_score=1000), 2, seed=4)
+    rng = random.Random(4)
+    while len(game.deals) < 2:
+        game.play(rng.choice(game.legal_moves()))
+    view = game.view(game.turn)
+    assert view.deal_number == 1 and view.totals == tuple(game.totals)
+
+
+def test_bad_set_ups_are_refused() -> None:
+    with pytest.raises(ValueError, match="dealer"):
+        Game(make_rules("classic"), 2, dealer=2)
+    game = Game(make_rules("classic"), 2, seed=1)
+    with pytest.raises(ValueError, match="not over"):
+        game.start_deal()
