@@ -25,3 +25,7 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+# The real ``rummy500 serve`` processes and databases of the server tests, and the browser
+# tests' Chromium.
+pytest_plugins = ["serverkit", "browserkit"]

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from rummy500 import Game, IllegalMoveError, make_rules
+from rummy500.game import game_end
 from rummy500.record import game_record, replay
 
 
@@ -104,3 +105,24 @@ def test_bad_set_ups_are_refused() -> None:
     game = Game(make_rules("classic"), 2, seed=1)
     with pytest.raises(ValueError, match="not over"):
         game.start_deal()
+
+
+@pytest.mark.parametrize(
+    ("totals", "deals", "ending"),
+    [
+        ([480, 510], 3, (True, 1)),       # one side alone past the target wins
+        ([510, 510], 3, (False, None)),   # tied past the target: play on
+        ([520, 510], 3, (True, 0)),       # both past it: the higher wins
+        ([100, 90], 3, (False, None)),
+    ],
+)
+def test_game_end_by_the_target(totals: list[int], deals: int,
+                                ending: tuple[bool, int | None]) -> None:
+    assert game_end(make_rules("classic"), totals, deals) == ending
+
+
+def test_game_end_after_the_last_deal_may_be_a_draw() -> None:
+    two_deals = make_rules("classic", target_score=None, max_deals=2)
+    assert game_end(two_deals, [30, 20], 1) == (False, None)
+    assert game_end(two_deals, [30, 20], 2) == (True, 0)
+    assert game_end(two_deals, [30, 30], 2) == (True, None)

@@ -8,6 +8,7 @@
 
 from .cards import CardError, Cards, face_pretty, face_str, parse_face
 from .deal import Deal, DealResult, IllegalMoveError, RecordError
+from .errors import ERROR_CODES, Rummy500Error, error_code
 from .game import Game
 from .legal import DRAW_PHASE, OVER, PLAY_PHASE, RUMMY_PHASE
 from .melds import Meld, MeldError
@@ -17,9 +18,11 @@ from .rules import PRESETS, Rules, RulesError, find_preset, make_rules
 from .view import PlayerView, view_of
 
 __version__ = "0.1.0"
+"""The version, in this one place (pyproject.toml reads it from here)."""
 
 __all__ = [
     "DRAW_PHASE",
+    "ERROR_CODES",
     "OVER",
     "PLAY_PHASE",
     "PRESETS",
@@ -40,6 +43,8 @@ __all__ = [
     "ReplayError",
     "Rules",
     "RulesError",
+    "Rummy500Error",
+    "error_code",
     "face_pretty",
     "face_str",
     "find_preset",

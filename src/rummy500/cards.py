@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from .errors import CardError as CardError
+
 SUITS = "cdhs"
 SUIT_SYMBOLS = "♣♦♥♠"
 RANKS = "A23456789TJQK"
@@ -37,10 +39,6 @@ JOKER_MASK_ONE = 0x8000_8000_8000_8000
 """The four joker slots of one pack."""
 JOKER_MASK = JOKER_MASK_ONE | JOKER_MASK_ONE << 64
 NATURAL_MASK_ALL = NATURAL_MASK | NATURAL_MASK << 64
-
-
-class CardError(ValueError):
-    """Text that does not name a card."""
 
 
 def suit_of(face: int) -> int:
@@ -137,10 +135,6 @@ def make_pack(decks: int, jokers_per_deck: int) -> list[int]:
         pack.extend(base + face for face in iter_bits(NATURAL_MASK))
         pack.extend(base + j * 16 + 15 for j in range(jokers_per_deck))
     return pack
-
-
-def cards_str(cards: Iterable[int]) -> str:
-    return " ".join(face_str(face_of(card)) for card in cards)
 
 
 def sort_key(card: int) -> tuple[int, int]:

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from .cards import JOKER_MASK, face_of, face_pretty, iter_bits, sort_key
+from .errors import IllegalMoveError as IllegalMoveError
+from .errors import RecordError as RecordError
 from .legal import (
     DRAW_PHASE,
     OVER,
@@ -39,14 +41,6 @@ from .table import lay_off, new_meld, pick_cards, pick_from_pile
 IDLE_TURNS_PER_PLAYER = 10
 """A deal ends when this many rounds of turns pass with no card drawn from the stock
 and none put on the table (a project decision: see docs/rules-decisions.md)."""
-
-
-class IllegalMoveError(ValueError):
-    """A well-formed move that the rules do not allow now; the message says why."""
-
-
-class RecordError(ValueError):
-    """A pack order or restock order that does not fit the game."""
 
 
 class DealResult(NamedTuple):

@@ -4,13 +4,32 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from copy import deepcopy
 from typing import Any
 
 from .cards import make_pack
-from .deal import Deal, DealResult, IllegalMoveError
-from .moves import Move
+from .deal import Deal, DealResult
+from .errors import DeckError, IllegalMoveError, InvalidMoveError, NotNowError, PositionError
+from .moves import Move, parse_move
 from .rules import PRESETS, Rules
 from .view import PlayerView, view_of
+
+
+def game_end(
+    rules: Rules, totals: Sequence[float], deals_played: int
+) -> tuple[bool, int | None]:
+    """Whether a game with these totals after ``deals_played`` deals is over, and its winner.
+
+    The game ends when one side alone has reached the target, or after the last deal
+    (``max_deals``), where a tie for the lead is a drawn game (winner None).
+    """
+    best = max(totals)
+    leaders = [side for side, total in enumerate(totals) if total == best]
+    if rules.target_score is not None and best >= rules.target_score and len(leaders) == 1:
+        return True, leaders[0]
+    if rules.max_deals is not None and deals_played >= rules.max_deals:
+        return True, leaders[0] if len(leaders) == 1 else None
+    return False, None
 
 
 class Game:
@@ -38,7 +57,7 @@ class Game:
         self.auto_deal = auto_deal
         self.first_dealer = self.rng.randrange(players) if dealer is None else dealer
         if not 0 <= self.first_dealer < players:
-            raise ValueError(f"the dealer must be a seat from 0 to {players - 1}")
+            raise PositionError(f"the dealer must be a seat from 0 to {players - 1}")
         self.deals: list[Deal] = []
         self.results: list[DealResult] = []
         self.totals = [0] * self.rules.sides(players)
@@ -54,7 +73,7 @@ class Game:
     @property
     def deal(self) -> Deal:
         if not self.deals:
-            raise ValueError("no deal has started")
+            raise NotNowError("no deal has started")
         return self.deals[-1]
 
     def next_dealer(self) -> int:
@@ -68,15 +87,15 @@ class Game:
     ) -> Deal:
         """Deal the next hand from ``deck`` (cards, in dealing order) or a fresh shuffle."""
         if self.finished:
-            raise ValueError("the game is over")
+            raise NotNowError("the game is over")
         if self.deals and not self.deals[-1].over:
-            raise ValueError("the current deal is not over")
+            raise NotNowError("the current deal is not over")
         pack = make_pack(self.rules.deck_count(self.players), self.rules.jokers_in_each_deck)
         if deck is None:
             self.rng.shuffle(pack)
             deck = pack
         elif sorted(deck) != sorted(pack):
-            raise ValueError("the pack order does not hold exactly the cards of the pack")
+            raise DeckError("the pack order does not hold exactly the cards of the pack")
         if dealer is None:
             dealer = self.next_dealer()
         deal = Deal(self.rules, self.players, dealer, deck, restock, self.rng)
@@ -94,9 +113,19 @@ class Game:
         return [] if self.finished else self.deal.legal_moves()
 
     def why_illegal(self, move: Move | str) -> str | None:
+        """None if the move is legal now, else the reason in a player's words (for text that
+        is no move at all too)."""
         if self.finished:
             return "the game is over"
+        if isinstance(move, str):
+            try:
+                move = parse_move(move)
+            except InvalidMoveError as error:
+                return str(error)
         return self.deal.why_illegal(move)
+
+    def is_legal(self, move: Move | str) -> bool:
+        return self.why_illegal(move) is None
 
     def play(self, move: Move | str, *, check: bool = True) -> None:
         """Make a move; when it ends the deal, score it and (with auto_deal) deal again."""
@@ -140,14 +169,9 @@ class Game:
             self.start_deal()
 
     def _check_end(self) -> None:
-        rules = self.rules
-        totals = self.totals
-        best = max(totals)
-        leaders = [side for side, total in enumerate(totals) if total == best]
-        if rules.target_score is not None and best >= rules.target_score and len(leaders) == 1:
-            self._end(leaders[0])
-        elif rules.max_deals is not None and len(self.results) >= rules.max_deals:
-            self._end(leaders[0] if len(leaders) == 1 else None)
+        over, winner = game_end(self.rules, self.totals, len(self.results))
+        if over:
+            self._end(winner)
 
     def _end(self, winner: int | None) -> None:
         self.finished = True
@@ -156,6 +180,10 @@ class Game:
             self.totals[winner] += self.rules.final_bonus // self.rules.point_divisor
             others = [t for side, t in enumerate(self.totals) if side != winner]
             self.margin = self.totals[winner] - max(others)
+
+    def copy(self) -> Game:
+        """An independent copy: moves made on it, and its shuffles, leave this game alone."""
+        return deepcopy(self, {id(self.rules): self.rules})
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may see of the current deal, with the running totals."""

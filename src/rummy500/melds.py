@@ -17,10 +17,10 @@ from itertools import combinations
 from typing import NamedTuple
 
 from .cards import JOKER, face_pretty, rank_of, suit_of
+from .errors import MeldError as MeldError
 from .rules import Rules
 
 RUN, SET, JOKER_SET = 0, 1, 2
-KIND_NAMES = ("run", "set", "set of jokers")
 DECLARED = 64
 ACE_HIGH = 14
 
@@ -100,10 +100,6 @@ class MeldShape(NamedTuple):
     hi: int
     pieces: tuple[int, ...]
     """The pieces in canonical order (runs low to high, sets by suit)."""
-
-
-class MeldError(ValueError):
-    """Cards that do not form a meld, with the reason in a player's words."""
 
 
 def accepts(meld: Meld) -> int:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from .cards import JOKER, CardError, face_pretty, face_str, parse_face, rank_of, suit_of
+from .cards import JOKER, CardError, face_str, parse_face, rank_of, suit_of
+from .errors import InvalidMoveError as InvalidMoveError
 from .melds import DECLARED, piece_face, piece_pretty
 
 DRAW = "draw"
@@ -20,9 +21,8 @@ PASS = "pass"
 
 KINDS = (DRAW, TAKE, MELD, LAYOFF, DISCARD, END, RUMMY_MELD, RUMMY_LAYOFF, PASS)
 
-
-class InvalidMoveError(ValueError):
-    """Text that is not a move at all (whatever the position)."""
+MAX_MOVE_LENGTH = 200
+"""The longest move text read (the longest real move is under 100 characters)."""
 
 
 class Move(NamedTuple):
@@ -98,7 +98,7 @@ def canonical_meld(pieces: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(sorted(pieces, key=key))
 
 
-_MELD_ID = re.compile(r"^m([1-9][0-9]*)$", re.IGNORECASE)
+_MELD_ID = re.compile(r"^m([1-9][0-9]{0,8})$", re.IGNORECASE)
 
 
 def _parse_meld_id(token: str) -> int:
@@ -112,6 +112,9 @@ def parse_move(text: str) -> Move:
     """Parse a move in the notation; raises :class:`InvalidMoveError` saying what is wrong."""
     if not isinstance(text, str):
         raise InvalidMoveError("a move is a line of text, like 'draw' or 'discard Kc'")
+    if len(text) > MAX_MOVE_LENGTH:
+        raise InvalidMoveError(f"a move is at most {MAX_MOVE_LENGTH} characters long, "
+                               f"and this one has {len(text):,}")
     words = text.split()
     if not words:
         raise InvalidMoveError("the move is empty: say draw, take, meld, layoff or discard")
@@ -152,7 +155,3 @@ def _parse_args(kind: str, args: list[str]) -> Move:
         f"{kind!r} is not a move: the moves are draw, take, meld, layoff, discard, end, "
         "rummy and pass"
     )
-
-
-def faces_pretty(faces: tuple[int, ...]) -> str:
-    return " ".join(face_pretty(f) for f in faces)

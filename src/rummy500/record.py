@@ -8,26 +8,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from . import safejson
 from .cards import JOKER, CardError, face_of, face_str, parse_face
 from .deal import Deal, IllegalMoveError, RecordError
+from .errors import BadInputError
+from .errors import RecordFormatError as RecordFormatError
+from .errors import ReplayError as ReplayError
 from .game import Game
 from .moves import InvalidMoveError, parse_move
 from .rules import Rules, RulesError, rules_from_record
-
-
-class RecordFormatError(ValueError):
-    """A record that cannot be read at all (not JSON, a missing field, a wrong pack)."""
-
-
-class ReplayError(ValueError):
-    """A record whose move ``move`` of round ``round`` is illegal."""
-
-    def __init__(self, round_index: int, move_index: int, reason: str) -> None:
-        super().__init__(f"round {round_index}, move {move_index}: {reason}")
-        self.round = round_index
-        self.move = move_index
-        self.reason = reason
-
 
 # -- writing ---------------------------------------------------------------------------------
 
@@ -99,22 +88,24 @@ def _check_pack(cards: list[int], rules: Rules, players: int, where: str) -> Non
         )
 
 
-def load(text: str) -> dict[str, Any]:
+def load(text: str | bytes) -> dict[str, Any]:
+    """The record in the JSON ``text`` (refused when too large or not a record's JSON)."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RecordFormatError(f"the record is not JSON: {error}") from None
+        data = safejson.loads(text, what="the record")
+    except BadInputError as error:
+        raise RecordFormatError(str(error)) from None
     if not isinstance(data, dict):
         raise RecordFormatError("a record is a JSON object with rules, players and rounds")
     return data
 
 
 def read(path: str | Path) -> dict[str, Any]:
+    """The record in the file ``path``; one too large is refused without reading it whole."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise RecordFormatError(f"cannot read {path}: {error}") from None
-    return load(text)
+        data = safejson.read_bytes(path, what="the record")
+    except BadInputError as error:
+        raise RecordFormatError(str(error)) from None
+    return load(data)
 
 
 def replay(data: Mapping[str, Any]) -> Game:
@@ -172,6 +163,12 @@ def _replay_round(game: Game, r: int, round_data: Any, last: bool) -> None:
     if dealer != game.next_dealer():
         raise ReplayError(r, 0, f"the deal passes to the left: seat {game.next_dealer()} "
                                 f"deals round {r}, not seat {dealer}")
+    pack_size = rules.pack_size(players)
+    if len(deck_faces) != pack_size:
+        raise RecordFormatError(f"round {r}: the pack order must hold the {pack_size} cards "
+                                f"of the pack, and it holds {len(deck_faces):,}")
+    if any(len(order) > pack_size for order in restock):
+        raise RecordFormatError(f"round {r}: a restock order holds more cards than the pack")
     deck = cards_from_faces(deck_faces, rules, players)
     _check_pack(deck, rules, players, f"round {r}")
     orders = [cards_from_faces(order, rules, players) for order in restock]

@@ -8,10 +8,13 @@ A preset is a :class:`Rules` value; any option can be set over it with
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from . import safejson
+from .errors import BadInputError, NotJSONError
+from .errors import RulesError as RulesError
 
 DecksSetting = Literal["auto", 1, 2]
 JokerKind = Literal["none", "wild", "persian"]
@@ -20,10 +23,6 @@ StockExhausted = Literal["end", "discard_pile", "reshuffle"]
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
-
-
-class RulesError(ValueError):
-    """A rule setting that cannot be played."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -384,7 +383,9 @@ def parse_option_value(name: str, text: str) -> Any:
     if lowered in ("false", "no", "off"):
         return False
     try:
-        value = json.loads(lowered)
-    except json.JSONDecodeError:
+        value = safejson.loads(lowered, what=f"the value of {name}")
+    except NotJSONError:
         return text.strip()
+    except BadInputError as error:
+        raise RulesError(str(error)) from None
     return value

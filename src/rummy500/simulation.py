@@ -19,8 +19,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bots import BOT_NAMES, Bot, make_bot
+from .bots import BOT_NAMES, Bot, check_worlds, make_bot
 from .deal import DealResult, IllegalMoveError
+from .errors import SimulationError as SimulationError
 from .game import Game
 from .moves import DRAW, END, TAKE
 from .rules import Rules, RulesError, make_rules, parse_option_value
@@ -30,10 +31,6 @@ ENDINGS = ("went out", "stock", "declined", "idle")
 
 TURN_STARTS = frozenset({DRAW, TAKE, END})
 """Moves that open a turn: each turn begins with exactly one of them."""
-
-
-class SimulationError(ValueError):
-    """A simulation that cannot be run as asked (bad bot name, bad option, a bot's bad move)."""
 
 
 # -- settings from the command line ----------------------------------------------------------
@@ -95,10 +92,13 @@ class DealOutcome:
     turns: int
 
 
-def make_bots(names: Sequence[str], seed: int, time_budget: float = 1.0) -> list[Bot]:
-    """The bots of one deal, each seeded from the deal's seed and its seat."""
+def make_bots(names: Sequence[str], seed: int, time_budget: float = 1.0,
+              worlds: int | None = None) -> list[Bot]:
+    """The bots of one deal, each seeded from the deal's seed and its seat; ``worlds``
+    bounds a search's sampled deals in place of the time budget (see :func:`make_bot`)."""
     return [
-        make_bot(name, random.Random(f"{seed} seat {seat}").getrandbits(63), time_budget)
+        make_bot(name, random.Random(f"{seed} seat {seat}").getrandbits(63), time_budget,
+                 worlds)
         for seat, name in enumerate(names)
     ]
 
@@ -106,13 +106,15 @@ def make_bots(names: Sequence[str], seed: int, time_budget: float = 1.0) -> list
 def play_turns(game: Game, bots: Sequence[Bot], *, check: bool = True) -> None:
     """Let the bots play the current deal of ``game`` to its end.
 
-    Each bot decides from its seat's view only. With ``check`` false the moves are
-    trusted (fine for bots that pick among the view's legal moves).
+    Each bot decides from its seat's view only, or (a bot that does not need the
+    view) from the seat's legal moves. With ``check`` false the moves are trusted (fine
+    for bots that pick among the legal moves).
     """
     deal = game.deal
     while not deal.over:
         seat = deal.turn
-        move = bots[seat].choose(game.view(seat))
+        bot = bots[seat]
+        move = bot.choose(game.view(seat)) if bot.needs_view else bot.pick(deal.legal_moves())
         try:
             game.play(move, check=check)
         except IllegalMoveError as error:
@@ -130,17 +132,19 @@ def play_deal(
     index: int,
     *,
     time_budget: float = 1.0,
+    worlds: int | None = None,
 ) -> tuple[Game, DealOutcome]:
     """Play deal ``index`` of the run seeded with ``seed``: a game of exactly one deal.
 
-    ``bots`` names one bot for every seat, or one per seat.
+    ``bots`` names one bot for every seat, or one per seat. With ``worlds`` (see
+    :func:`make_bots`) the deal depends on the seed only, searching bots included.
     """
     bots = seat_bots(bots, players)
     dseed = deal_seed(seed, index)
     game = Game(rules, players, rng=random.Random(dseed), auto_deal=False)
     deal = game.start_deal()
     trusted = all(name == "random" for name in bots)
-    play_turns(game, make_bots(bots, dseed, time_budget), check=not trusted)
+    play_turns(game, make_bots(bots, dseed, time_budget, worlds), check=not trusted)
     turns = sum(1 for move in deal.moves if move.kind in TURN_STARTS)
     outcome = DealOutcome(index, dseed, deal.dealer, game.results[-1], len(deal.moves), turns)
     return game, outcome
@@ -179,6 +183,8 @@ class Summary:
     players: int
     bots: list[str]
     seed: int
+    worlds: int | None = None
+    """The bound on a search's sampled deals, if the run had one."""
     deals: int = 0
     seconds: float = 0.0
     scores: list[list[int]] = field(default_factory=list)
@@ -244,6 +250,7 @@ class Summary:
             "sides": self.sides,
             "bots": list(self.bots),
             "seed": self.seed,
+            "worlds": self.worlds,
             "deals": self.deals,
             "points": {
                 "per_side": [Spread.of(side).as_dict() for side in self.scores],
@@ -276,6 +283,7 @@ def simulate(
     deals: int,
     *,
     time_budget: float = 1.0,
+    worlds: int | None = None,
     on_deal: DealCallback | None = None,
 ) -> Summary:
     """Play ``deals`` deals and sum them up; ``on_deal`` sees each finished deal's game.
@@ -284,13 +292,15 @@ def simulate(
     time spent playing, not the time ``on_deal`` takes.
     """
     rules.check_players(players)
+    check_worlds(worlds)
     if deals < 0:
         raise SimulationError("the number of deals cannot be negative")
     names = seat_bots(bots, players)
-    summary = Summary(rules, players, names, seed)
+    summary = Summary(rules, players, names, seed, worlds)
     for index in range(deals):
         start = time.perf_counter()
-        game, outcome = play_deal(rules, players, names, seed, index, time_budget=time_budget)
+        game, outcome = play_deal(rules, players, names, seed, index, time_budget=time_budget,
+                                  worlds=worlds)
         summary.seconds += time.perf_counter() - start
         summary.add(outcome)
         if on_deal is not None:

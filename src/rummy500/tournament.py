@@ -23,6 +23,7 @@ pairwise game results (Elo scale).
 from __future__ import annotations
 
 import math
+import os
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -30,19 +31,17 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bots import BOT_NAMES, Bot, make_bot
+from .bots import BOT_NAMES, Bot, check_budget, check_worlds, make_bot
 from .cards import make_pack
 from .deal import IllegalMoveError
+from .errors import BadInputError, OptionsError
+from .errors import TournamentError as TournamentError
 from .game import Game
 from .rules import Rules
 
 Z95 = 1.959963984540054
 MAX_DEALS_PER_GAME = 200
 """A whole game still unfinished after this many deals is counted as drawn."""
-
-
-class TournamentError(ValueError):
-    """A tournament that cannot be run as asked, or a bot that broke the rules."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +63,7 @@ class TournamentSpec:
     ``budget``, so that every move depends on the seed only and the tournament replays
     exactly on any machine."""
     workers: int = 2
+    """Processes playing at once; at most the machine's cores are started."""
     max_deals: int = MAX_DEALS_PER_GAME
 
     def lineup(self) -> list[str]:
@@ -93,10 +93,14 @@ class TournamentSpec:
             raise TournamentError(f"{len(self.bots)} bots named for {self.players} seats")
         if (self.games > 0) == (self.deals > 0):
             raise TournamentError("play either whole games or single deals, a positive number")
-        if self.budget <= 0:
-            raise TournamentError("the time budget must be a positive number of seconds")
-        if self.worlds is not None and self.worlds < 1:
-            raise TournamentError("a search needs at least one sampled deal a decision")
+        try:
+            check_budget(self.budget, "the time budget")
+        except BadInputError as error:
+            raise TournamentError(str(error)) from None
+        try:
+            check_worlds(self.worlds)
+        except OptionsError as error:
+            raise TournamentError(str(error)) from None
         if self.workers < 1:
             raise TournamentError("at least one worker process is needed")
         self.rules.check_players(self.players)
@@ -374,6 +378,11 @@ def summarize(spec: TournamentSpec, outcomes: Sequence[GameOutcome], seconds: fl
 Progress = Callable[[int, int], None]
 
 
+def usable_workers(asked: int) -> int:
+    """The worker processes to start for ``asked``: never more than the machine's cores."""
+    return max(1, min(asked, os.cpu_count() or 1))
+
+
 def run_tournament(spec: TournamentSpec, progress: Progress | None = None) -> TournamentResult:
     """Play the whole tournament; ``progress(done, total)`` after every game."""
     spec.check()
@@ -384,15 +393,16 @@ def run_tournament(spec: TournamentSpec, progress: Progress | None = None) -> To
     start = time.perf_counter()
     if progress is not None:
         progress(0, total)
-    if spec.workers == 1 or total == 1:
+    workers = usable_workers(spec.workers)
+    if workers == 1 or total == 1:
         for job in jobs:
             outcomes.append(play_one(spec, *job))
             if progress is not None:
                 progress(len(outcomes), total)
     else:
-        size = max(1, min(rotations, total // (spec.workers * 8) or 1))
+        size = max(1, min(rotations, total // (workers * 8) or 1))
         batches = [jobs[i:i + size] for i in range(0, total, size)]
-        with ProcessPoolExecutor(max_workers=spec.workers) as pool:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
             futures = [pool.submit(_play_batch, spec, batch) for batch in batches]
             for future in as_completed(futures):
                 outcomes.extend(future.result())

@@ -5,7 +5,8 @@
 True
 """
 
-from .base import Bot, Decision
-from .registry import BOT_NAMES, make_bot
+from .base import MAX_BUDGET, Bot, Decision, check_budget
+from .registry import BOT_NAMES, MAX_WORLDS, STRENGTH, check_worlds, make_bot, strength
 
-__all__ = ["BOT_NAMES", "Bot", "Decision", "make_bot"]
+__all__ = ["BOT_NAMES", "MAX_BUDGET", "MAX_WORLDS", "STRENGTH", "Bot", "Decision", "check_budget",
+           "check_worlds", "make_bot", "strength"]

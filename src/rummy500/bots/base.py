@@ -2,12 +2,29 @@
 
 from __future__ import annotations
 
+import math
 import random
 from abc import ABC, abstractmethod
-from typing import NamedTuple
+from collections.abc import Sequence
+from typing import ClassVar, NamedTuple
 
+from ..errors import BadInputError
 from ..moves import Move
 from ..view import PlayerView
+
+MAX_BUDGET = 3600.0
+"""The longest thinking time a decision accepted, in seconds (an hour)."""
+
+
+def check_budget(seconds: object, what: str = "the thinking time") -> float:
+    """``seconds`` as a float if it is a usable thinking time: a number of seconds above 0 and
+    at most :data:`MAX_BUDGET`; else :class:`BadInputError` (NaN would make a search think
+    for ever)."""
+    if (isinstance(seconds, bool) or not isinstance(seconds, int | float)
+            or not math.isfinite(seconds) or not 0 < seconds <= MAX_BUDGET):
+        raise BadInputError(f"{what} must be a number of seconds above 0 and at most "
+                            f"{MAX_BUDGET:g}, not {seconds!r}")
+    return float(seconds)
 
 
 class Decision(NamedTuple):
@@ -24,10 +41,13 @@ class Bot(ABC):
     """
 
     name = "bot"
+    needs_view: ClassVar[bool] = True
+    """False for a bot that decides from the legal moves alone: a driver may then skip
+    building the view and call :meth:`pick` with the seat's legal moves."""
 
     def __init__(self, seed: int | None = None, time_budget: float = 1.0) -> None:
         self.rng = random.Random(seed)
-        self.time_budget = time_budget
+        self.time_budget = check_budget(time_budget)
 
     @abstractmethod
     def decide(self, view: PlayerView) -> Decision:
@@ -35,6 +55,10 @@ class Bot(ABC):
 
     def choose(self, view: PlayerView) -> Move:
         return self.decide(view).move
+
+    def pick(self, moves: Sequence[Move]) -> Move:
+        """The move among the legal ``moves``, for a bot that does not need the view."""
+        raise NotImplementedError(f"bot {self.name!r} decides from the view")
 
     def hint(self, view: PlayerView) -> str:
         decision = self.decide(view)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 from ..cards import JOKER, face_of, faces_present
+from ..game import game_end
 from ..melds import JOKER_SET, find_melds
 from ..scoring import points_for
 from ..view import PlayerView
@@ -138,19 +139,15 @@ class Context:
 
     def race(self, scores: list[float]) -> float:
         """+RACE if these deal scores would win the game for this side, -RACE if another."""
-        rules = self.rules
         view = self.view
         totals = view.totals
         if len(totals) != len(scores):
             return 0.0
         after = [t + s for t, s in zip(totals, scores, strict=True)]
-        top = max(after)
-        leaders = [side for side, total in enumerate(after) if total == top]
-        last = rules.max_deals is not None and view.deal_number + 1 >= rules.max_deals
-        reached = rules.target_score is not None and top >= rules.target_score
-        if len(leaders) != 1 or not (reached or last):
+        _, winner = game_end(self.rules, after, view.deal_number + 1)
+        if winner is None:
             return 0.0
-        return RACE if leaders[0] == rules.side_of(view.seat) else -RACE
+        return RACE if winner == self.rules.side_of(view.seat) else -RACE
 
     # -- what a discard hands to the others ----------------------------------------------
 

@@ -20,6 +20,7 @@ Each decision weighs what every option leaves in hand (see
 from __future__ import annotations
 
 from ..cards import JOKER, JOKER_MASK, face_of, faces_present, iter_bits
+from ..errors import NotYourTurnError
 from ..legal import can_still_use, take_must_be_used
 from ..melds import DECLARED, RUN, find_melds
 from ..moves import DISCARD, DRAW, END, LAYOFF, MELD, PASS, TAKE, Move
@@ -45,7 +46,7 @@ class ExpertBot(Bot):
     def decide(self, view: PlayerView) -> Decision:
         moves = view.legal_moves()
         if not moves:
-            raise ValueError("there is no legal move: it is not this seat's move")
+            raise NotYourTurnError("there is no legal move: it is not this seat's move")
         if len(moves) == 1:
             return Decision(moves[0], "the only legal move")
         if view.phase == "rummy":

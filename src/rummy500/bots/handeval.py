@@ -77,6 +77,7 @@ class Evaluator:
         self.fit_faces = fit_faces
         self.rank_value = [points.rank[r] if r else 0 for r in range(14)] + [points.ace]
         self._memo: dict[int, float] = {}
+        """:meth:`_best` by ``avail << 128 | out`` (a hand is ``_best(hand, 0)``)."""
         self._leaf: dict[int, float] = {}
         self._chance_memo: dict[tuple[int, ...], float] = {}
         self._pair_gain: dict[int, float] = {}
@@ -86,10 +87,7 @@ class Evaluator:
 
     def value(self, cards: int) -> float:
         """The hand's expected worth at the end of the deal (melds counted as laid)."""
-        found = self._memo.get(cards)
-        if found is None:
-            found = self._memo[cards] = self._best(cards, 0)
-        return found
+        return self._best(cards, 0)
 
     def plan(self, cards: int) -> tuple[float, list[tuple[int, ...]]]:
         """The best value and the melds (as pieces) that reach it."""

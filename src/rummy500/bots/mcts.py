@@ -27,6 +27,8 @@ import random
 import time
 
 from ..deal import Deal
+from ..errors import NotYourTurnError
+from ..game import game_end
 from ..moves import DISCARD, Move
 from ..view import PlayerView, view_of
 from .base import Bot, Decision
@@ -71,7 +73,7 @@ class MctsBot(Bot):
         start = time.perf_counter()
         moves = view.legal_moves()
         if not moves:
-            raise ValueError("there is no legal move: it is not this seat's move")
+            raise NotYourTurnError("there is no legal move: it is not this seat's move")
         if len(moves) == 1 or view.phase == "rummy":
             return self.expert.decide(view)
         ctx = Context(view)
@@ -200,10 +202,7 @@ class MctsBot(Bot):
         totals = view.totals
         if totals and len(totals) == len(scores):
             after = [t + s for t, s in zip(totals, scores, strict=True)]
-            top = max(after)
-            leaders = [s for s, total in enumerate(after) if total == top]
-            last = rules.max_deals is not None and view.deal_number + 1 >= rules.max_deals
-            reached = rules.target_score is not None and top >= rules.target_score
-            if (reached or last) and len(leaders) == 1:
-                value += GAME_BONUS if leaders[0] == side else -GAME_BONUS
+            _, winner = game_end(rules, after, view.deal_number + 1)
+            if winner is not None:
+                value += GAME_BONUS if winner == side else -GAME_BONUS
         return value

@@ -1,33 +1,87 @@
-"""Bots by name."""
+"""Bots by name. A bot's module is imported when the bot is first made, so that a command
+using one bot does not pay for loading the others."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..errors import OptionsError
 from .base import Bot
-from .expert import ExpertBot
-from .mcts import MctsBot
-from .random_bot import RandomBot
-from .simple import SimpleBot
+
+MAX_WORLDS = 100_000
+"""The most sampled deals a search may be told to play a decision."""
+
+
+def _random(seed: int | None, budget: float, worlds: int | None) -> Bot:
+    from .random_bot import RandomBot
+
+    return RandomBot(seed, budget)
+
+
+def _simple(seed: int | None, budget: float, worlds: int | None) -> Bot:
+    from .simple import SimpleBot
+
+    return SimpleBot(seed, budget)
+
+
+def _expert(seed: int | None, budget: float, worlds: int | None) -> Bot:
+    from .expert import ExpertBot
+
+    return ExpertBot(seed, budget)
+
+
+def _mcts(seed: int | None, budget: float, worlds: int | None) -> Bot:
+    from .mcts import MctsBot
+
+    return MctsBot(seed, budget, worlds=worlds)
+
 
 _FACTORIES: dict[str, Callable[[int | None, float, int | None], Bot]] = {
-    "random": lambda seed, budget, worlds: RandomBot(seed, budget),
-    "simple": lambda seed, budget, worlds: SimpleBot(seed, budget),
-    "expert": lambda seed, budget, worlds: ExpertBot(seed, budget),
-    "mcts": lambda seed, budget, worlds: MctsBot(seed, budget, worlds=worlds),
+    "random": _random,
+    "simple": _simple,
+    "expert": _expert,
+    "mcts": _mcts,
 }
 
 BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
+
+STRENGTH: dict[str, str] = {
+    "random": "beginner",
+    "simple": "easy",
+    "expert": "strong",
+    "mcts": "strongest, slower",
+}
+"""How strong each bot plays, in a word or two for people choosing an opponent
+(docs/strength.md measures it)."""
+
+
+def strength(name: str) -> str:
+    """``strong`` for ``expert``: how strong the bot ``name`` plays."""
+    return STRENGTH.get(name, "computer player")
+
+
+def check_worlds(worlds: object) -> int | None:
+    """``worlds`` if it is a usable bound on a search's sampled deals (None: no bound, the
+    time budget decides); else :class:`OptionsError` saying why."""
+    if worlds is None:
+        return None
+    if isinstance(worlds, bool) or not isinstance(worlds, int):
+        raise OptionsError(f"the number of sampled deals must be a whole number, not {worlds!r}")
+    if worlds < 1:
+        raise OptionsError("a search needs at least one sampled deal")
+    if worlds > MAX_WORLDS:
+        raise OptionsError(f"a search plays at most {MAX_WORLDS:,} sampled deals a decision, "
+                           f"not {worlds:,}")
+    return worlds
 
 
 def make_bot(name: str, seed: int | None = None, time_budget: float = 1.0,
              worlds: int | None = None) -> Bot:
     """The bot called ``name``. ``worlds``, for a searching bot, bounds the sampled deals a
     search plays in place of the time budget, so that its moves depend on ``seed`` only."""
-    if worlds is not None and worlds < 1:
-        raise ValueError("a search needs at least one sampled deal")
+    check_worlds(worlds)
     try:
         factory = _FACTORIES[name]
     except KeyError:
-        raise ValueError(f"unknown bot {name!r}; the bots are: {', '.join(BOT_NAMES)}") from None
+        raise OptionsError(f"unknown bot {name!r}; the bots are: {', '.join(BOT_NAMES)}") from None
     return factory(seed, time_budget, worlds)

@@ -16,6 +16,7 @@ stays the same yardstick whatever happens to them.
 from __future__ import annotations
 
 from ..cards import JOKER, JOKER_MASK, face_of, faces_present, iter_bits
+from ..errors import NotYourTurnError
 from ..legal import can_still_use
 from ..melds import (
     DECLARED,
@@ -184,7 +185,7 @@ class SimpleBot(Bot):
     def decide(self, view: PlayerView) -> Decision:
         moves = view.legal_moves()
         if not moves:
-            raise ValueError("there is no legal move: it is not this seat's move")
+            raise NotYourTurnError("there is no legal move: it is not this seat's move")
         points = points_for(view.rules)
         if view.phase == "rummy":
             return self._claim(view, moves, points)

@@ -15,3 +15,12 @@ def add_rule_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"rule set: {', '.join(PRESETS)} (classic)")
     parser.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
                         help="set a rule option over the preset (repeatable; see rummy500 rules)")
+
+
+def add_search_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--budget SECONDS`` and ``--worlds N`` for the bots that search."""
+    parser.add_argument("--budget", type=float, default=1.0, metavar="SECONDS",
+                        help="thinking time a decision for the bots that search (1.0)")
+    parser.add_argument("--worlds", type=int, default=None, metavar="N",
+                        help="for mcts: at most N sampled deals a decision in place of the time "
+                        "budget, so that the run replays exactly from its seed")

@@ -13,7 +13,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ..bots import BOT_NAMES
+from ..bots import BOT_NAMES, check_budget, check_worlds
+from ..errors import BadInputError, OptionsError
 from ..game import Game
 from ..narrate import side_name, value_text
 from ..record import game_record
@@ -27,7 +28,7 @@ from ..simulation import (
     rules_from_options,
     simulate,
 )
-from .options import add_rule_arguments
+from .options import add_rule_arguments, add_search_arguments
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,8 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None,
                         help="seed of the run (each deal is seeded from it and its number); "
                         "drawn at random and shown when left out")
-    parser.add_argument("--budget", type=float, default=1.0, metavar="SECONDS",
-                        help="thinking time a decision for bots that search (1.0)")
+    add_search_arguments(parser)
     parser.add_argument("--records", type=Path, default=None, metavar="DIR",
                         help="write every deal's record to DIR/deal-00001.json, …")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
@@ -65,8 +65,13 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(error))
     if args.deals < 1:
         return fail("--deals must be at least 1")
-    if args.budget <= 0:
-        return fail("--budget must be a positive number of seconds")
+    try:
+        check_budget(args.budget, "--budget")
+        check_worlds(args.worlds)
+    except BadInputError as error:
+        return fail(str(error))
+    except OptionsError as error:
+        return fail(f"--worlds: {error}")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     records: Path | None = args.records
     if records is not None:
@@ -91,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with progress:
             summary = simulate(rules, players, bots, seed, args.deals, time_budget=args.budget,
-                               on_deal=on_deal)
+                               worlds=args.worlds, on_deal=on_deal)
     except SimulationError as error:
         print(f"rummy500 simulate: {error}", file=sys.stderr)
         return 1
@@ -118,7 +123,9 @@ def show(console: Console, summary: Summary, data: dict[str, Any]) -> None:
     who = f"bot {bots[0]}" if len(bots) == 1 else f"bots {', '.join(summary.bots)}"
     console.print(
         f"{summary.deals} deals of {rules.preset}{changes}, {summary.players} players, {who}, "
-        f"seed {summary.seed}\n{timing['seconds']:.2f} s of play, "
+        f"seed {summary.seed}"
+        + (f", at most {summary.worlds} sampled deals a search" if summary.worlds else "")
+        + f"\n{timing['seconds']:.2f} s of play, "
         f"{timing['deals_per_second']:.1f} deals a second",
         markup=False, highlight=False,
     )

@@ -25,8 +25,14 @@ from rich.table import Table
 from ..bots import BOT_NAMES
 from ..rules import RulesError
 from ..simulation import rules_from_options
-from ..tournament import TournamentError, TournamentResult, TournamentSpec, run_tournament
-from .options import add_rule_arguments
+from ..tournament import (
+    TournamentError,
+    TournamentResult,
+    TournamentSpec,
+    run_tournament,
+    usable_workers,
+)
+from .options import add_rule_arguments, add_search_arguments
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,13 +46,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     count.add_argument("--deals", "-d", type=int, default=None,
                        help="single deals for every seating, scored by points")
     parser.add_argument("--seed", type=int, default=1, help="seed of the pack orders (1)")
-    parser.add_argument("--budget", type=float, default=1.0, metavar="SECONDS",
-                        help="thinking time a decision for the bots that search (1.0)")
-    parser.add_argument("--worlds", type=int, default=None, metavar="N",
-                        help="for mcts: at most N sampled deals a decision in place of the time "
-                        "budget, so that the tournament replays exactly from its seed")
+    add_search_arguments(parser)
     parser.add_argument("--workers", type=int, default=2,
-                        help="processes playing at once (2: both cores)")
+                        help="processes playing at once, at most the machine's cores (2)")
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
 
 
@@ -67,6 +69,10 @@ def run(args: argparse.Namespace) -> int:
         spec.check()
     except (RulesError, TournamentError) as error:
         return fail(str(error))
+    workers = usable_workers(spec.workers)
+    if workers < spec.workers:
+        print(f"rummy500 tournament: this machine has {workers} core(s): playing with "
+              f"{workers} worker process(es), not {spec.workers}", file=sys.stderr)
     errors = Console(stderr=True)
     progress = Progress(
         TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.text import Text
 
-from ..bots import BOT_NAMES, Bot
+from ..bots import BOT_NAMES, Bot, check_budget
 from ..deal import IllegalMoveError
+from ..errors import BadInputError
 from ..game import Game
 from ..narrate import (
     before,
@@ -32,6 +33,7 @@ from .options import add_rule_arguments
 SEAT_STYLES = ("bold cyan", "bold magenta", "bold green", "bold yellow", "bold blue",
                "bold bright_red", "bold bright_cyan", "bold bright_magenta")
 TTY_DELAY = 0.3
+MAX_DELAY = 60.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -89,10 +91,12 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(error))
     if args.deals is not None and args.deals < 1:
         return fail("--deals must be at least 1")
-    if args.delay is not None and args.delay < 0:
-        return fail("--delay cannot be negative")
-    if args.budget <= 0:
-        return fail("--budget must be a positive number of seconds")
+    if args.delay is not None and not 0 <= args.delay <= MAX_DELAY:
+        return fail(f"--delay must be a number of seconds from 0 to {MAX_DELAY:g}")
+    try:
+        check_budget(args.budget, "--budget")
+    except BadInputError as error:
+        return fail(str(error))
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     console = Console(highlight=False)
     console.soft_wrap = not console.is_terminal  # lines whole in a file or a pipe

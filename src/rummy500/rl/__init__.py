@@ -11,6 +11,10 @@ True
 
 from __future__ import annotations
 
+from ..commands.extras import require
+
+require("rl", "numpy", "gymnasium", feature="rummy500.rl")
+
 from gymnasium.envs.registration import register, registry
 
 from .actions import ActionSpace, action_space

@@ -26,6 +26,10 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from ..commands.extras import require
+
+require("rl", "pyspiel", feature="rummy500.rl.openspiel")
+
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 

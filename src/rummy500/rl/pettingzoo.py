@@ -21,6 +21,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..commands.extras import require
+
+require("rl", "pettingzoo", feature="rummy500.rl.pettingzoo")
+
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
