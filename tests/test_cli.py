@@ -149,6 +149,23 @@ def test_simulate_records_replay_to_the_summary(capsys: Capture, tmp_path: Path)
         assert spread["mean"] == pytest.approx(sum(per_side[side]) / 5, abs=1e-3)
 
 
+def test_simulate_with_worlds_replays_mcts_exactly(capsys: Capture, tmp_path: Path) -> None:
+    """``--worlds`` bounds mcts's search by sampled deals instead of time, so a seed gives
+    one run: the same records and summary every time, and other records for other bounds."""
+
+    def records(worlds: int, folder: str) -> tuple[dict[str, Any], list[str]]:
+        data = simulate_json(capsys, "--deals", "1", "--bot", "mcts,random", "--seed", "3",
+                             "--worlds", str(worlds), "--records", str(tmp_path / folder))
+        data.pop("timing")
+        texts = [p.read_text(encoding="utf-8") for p in sorted((tmp_path / folder).iterdir())]
+        return data, texts
+
+    first, again, other = records(1, "first"), records(1, "again"), records(4, "other")
+    assert first[0]["worlds"] == 1 and other[0]["worlds"] == 4
+    assert first == again
+    assert first[1] != other[1]
+
+
 def test_simulate_text_summary(capsys: Capture) -> None:
     code, out, _ = run(capsys, "simulate", "--deals", "3", "--seed", "1")
     assert code == 0
@@ -169,6 +186,8 @@ def test_simulate_text_summary(capsys: Capture) -> None:
         (["--preset", "persian", "--players", "2"], "four players"),
         (["--bot", "nobody"], "unknown bot"),
         (["--deals", "0"], "--deals"),
+        (["--worlds", "0"], "--worlds"),
+        (["--worlds", "1000001"], "at most"),
     ],
 )
 def test_simulate_refuses_impossible_settings(

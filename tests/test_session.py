@@ -15,9 +15,8 @@ from rummy500.cards import face_of, face_str
 from rummy500.moves import DISCARD, DRAW, LAYOFF, MELD, TAKE, Move
 from rummy500.narrate import verb
 from rummy500.record import RecordFormatError, ReplayError, game_record, replay
-from rummy500.tui.saves import DATA_ENV, SaveStore, data_dir
-from rummy500.tui.session import SessionError, TableSession
-from rummy500.tui.settings import (
+from rummy500.session.session import SHOWN_KINDS, Made, SessionError, TableSession
+from rummy500.session.settings import (
     BOT_PREFERENCE,
     PERSON,
     SettingsError,
@@ -27,6 +26,7 @@ from rummy500.tui.settings import (
     parse_options,
     parse_seats,
 )
+from rummy500.tui.saves import DATA_ENV, SaveStore, data_dir
 from rummy500.tui.words import deal_sheet
 from rummy500.view import PlayerView
 
@@ -183,25 +183,78 @@ def test_the_same_seed_deals_and_plays_the_same_game() -> None:
 # -- undo and hints -------------------------------------------------------------------------------
 
 
-def test_undo_takes_back_the_persons_last_move_and_the_computer_players_moves_after_it() -> None:
-    session = TableSession.new(quick(seed=8))
-    rng = random.Random(2)
+def reach_a_discard(session: TableSession, rng: random.Random) -> Move | None:
+    """Play on to the person's next chance to discard; a discard they may make (None: the
+    game ended first)."""
     seat = session.people[0]
-    while not (session.person_to_move and session.game.deal.phase == "play"):
+    discards: list[Move] = []
+    while not discards:
+        if session.finished:
+            return None
         play_until(session, rng, moves=1)
-    before = game_record(session.game)
-    fen, log = session.game.deal.fen(), list(session.log)
-    discard = next(m for m in session.view(seat).legal_moves() if m.kind == DISCARD)
-    assert session.play(seat, discard) is None
-    while not session.person_to_move:
+        if session.person_to_move and session.game.deal.phase == "play":
+            discards = [m for m in session.view(seat).legal_moves() if m.kind == DISCARD]
+    return discards[0]
+
+
+def discard_and_wait(session: TableSession, discard: Move,
+                     rng: random.Random) -> list[Made]:
+    """Make the person's discard; the computer players' moves up to the person's next turn."""
+    assert session.play(session.people[0], discard) is None
+    mark = len(session.made)
+    while not session.person_to_move and not session.game.finished:
         play_until(session, rng, moves=1)
-    assert session.undo_refusal() is None
-    taken = session.undo()
-    assert taken[-1].move == discard and taken[-1].seat == seat
-    assert all(made.seat != seat for made in taken[:-1])
-    assert game_record(session.game) == before
-    assert session.game.deal.fen() == fen
-    assert session.log == log
+    return session.made[mark:]
+
+
+def test_undo_takes_back_the_persons_discard_and_the_quiet_replies_after_it() -> None:
+    for seed in range(40):
+        session = TableSession.new(quick(seed=seed))
+        rng = random.Random(seed)
+        seat = session.people[0]
+        while not session.game.finished:
+            discard = reach_a_discard(session, rng)
+            if discard is None:
+                break
+            before = game_record(session.game)
+            fen, log = session.game.deal.fen(), list(session.log)
+            replies = discard_and_wait(session, discard, rng)
+            if (session.game.finished or len(session.game.deals) > 1 or not replies
+                    or any(r.move.kind in SHOWN_KINDS for r in replies)):
+                continue
+            assert session.undo_refusal() is None
+            taken = session.undo()
+            assert taken[-1].move == discard and taken[-1].seat == seat
+            assert [made.move for made in taken[:-1]] == [r.move for r in reversed(replies)]
+            assert game_record(session.game) == before
+            assert session.game.deal.fen() == fen
+            assert session.log == log
+            return
+    pytest.fail("no position where the computer player only drew and discarded")
+
+
+def test_undo_stops_where_a_computer_player_showed_cards() -> None:
+    for seed in range(40):
+        session = TableSession.new(quick(seed=seed))
+        rng = random.Random(seed)
+        while not session.game.finished:
+            discard = reach_a_discard(session, rng)
+            if discard is None:
+                break
+            replies = discard_and_wait(session, discard, rng)
+            shown = [r for r in replies if r.move.kind in SHOWN_KINDS]
+            if session.game.finished or len(session.game.deals) > 1 or not shown:
+                continue
+            record = game_record(session.game)
+            name = session.names[shown[0].seat]
+            assert session.undo_refusal() == (
+                f"{name} has since shown cards ({shown[0].move}), so your discard cannot be "
+                "taken back: you have seen them")
+            with pytest.raises(SessionError):
+                session.undo()
+            assert game_record(session.game) == record
+            return
+    pytest.fail("no position where the computer player took from the pile or melded")
 
 
 def test_a_stock_draw_cannot_be_taken_back_once_the_card_is_seen() -> None:
@@ -211,18 +264,14 @@ def test_a_stock_draw_cannot_be_taken_back_once_the_card_is_seen() -> None:
     while not (session.person_to_move and session.game.deal.phase == "draw"
                and session.game.deal.stock):
         play_until(session, rng, moves=1)
+    record = game_record(session.game)
     assert session.play(seat, "draw") is None
     assert session.undo_refusal() == (
         "a card drawn from the stock cannot be taken back: you have seen it")
     with pytest.raises(SessionError):
         session.undo()
-    discard = next(m for m in session.view(seat).legal_moves() if m.kind == DISCARD)
-    assert session.play(seat, discard) is None
-    while not session.person_to_move:
-        play_until(session, rng, moves=1)
-    session.undo()  # the discard goes back, the draw stays
-    assert session.game.deal.moves[-1].kind == "draw"
-    assert session.undo_refusal() is not None
+    assert game_record(session.game)["rounds"][-1]["moves"] == (
+        record["rounds"][-1]["moves"] + ["draw"])
 
 
 def test_no_undo_between_people_nor_before_the_first_move() -> None:

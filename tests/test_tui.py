@@ -32,11 +32,11 @@ from rummy500.moves import (
     parse_move,
 )
 from rummy500.record import game_record
+from rummy500.session.session import TableSession
+from rummy500.session.settings import PERSON, TableSettings, default_settings
 from rummy500.tui.app import PlayApp
 from rummy500.tui.saves import SaveStore
 from rummy500.tui.screens import ChoiceScreen, CoverScreen, RulesScreen, SheetScreen
-from rummy500.tui.session import TableSession
-from rummy500.tui.settings import PERSON, TableSettings, default_settings
 from rummy500.tui.setup import SetupScreen
 from rummy500.tui.table import TableScreen, describe_claim, piece_shows, piece_words
 
@@ -372,26 +372,45 @@ async def test_a_refused_move_shows_the_engines_reason_and_changes_nothing() -> 
         assert table.query_one("#command").has_focus
 
 
+async def draw_and_discard_first_card(app: PlayApp, pilot: Pilot[Any]) -> dict[str, Any]:
+    """Draw with the key bar, discard the first card of the hand; the record before the discard."""
+    await settle(pilot)
+    table = table_of(app)
+    await pilot.click(next(key for key in app.screen.query(FooterKey) if key.key == "d"))
+    assert made(app)[-1] == "draw"
+    record = game_record(table.session.game)
+    await pilot.click("#hand", offset=table.hand.offset_of(0))
+    await pilot.press("x")
+    await settle(pilot)
+    assert game_record(table.session.game) != record
+    return record
+
+
 @pytest.mark.asyncio
-async def test_undo_takes_back_your_move_and_the_computer_players_moves() -> None:
-    app = app_for(quick(seed=6))
+async def test_undo_takes_back_your_discard_and_the_computer_players_quiet_reply() -> None:
+    app = app_for(quick(seed=1))  # the computer player draws and discards
     async with app.run_test() as pilot:
-        await settle(pilot)
-        table = table_of(app)
-        session = table.session
-        await pilot.click(next(key for key in app.screen.query(FooterKey) if key.key == "d"))
-        assert made(app)[-1] == "draw"
-        record = game_record(session.game)
-        await pilot.click("#hand", offset=table.hand.offset_of(0))
-        await pilot.press("x")
-        await settle(pilot)
-        assert game_record(session.game) != record
+        record = await draw_and_discard_first_card(app, pilot)
+        session = table_of(app).session
         await pilot.press("u")
         assert game_record(session.game) == record
         assert message(app).startswith("Taken back: discard")
         await pilot.press("u")
         assert "drawn from the stock cannot be taken back" in message(app)
         assert made(app)[-1] == "draw"
+
+
+@pytest.mark.asyncio
+async def test_undo_stops_where_the_computer_player_showed_you_cards() -> None:
+    app = app_for(quick(seed=6))  # the computer player takes your discard
+    async with app.run_test() as pilot:
+        await draw_and_discard_first_card(app, pilot)
+        session = table_of(app).session
+        after = game_record(session.game)
+        assert after["rounds"][-1]["moves"][-2].startswith("take ")
+        await pilot.press("u")
+        assert game_record(session.game) == after
+        assert "has since shown cards" in message(app)
 
 
 @pytest.mark.asyncio

@@ -6,10 +6,10 @@ from dataclasses import replace
 
 from textual.app import App
 
+from ..session.session import TableSession
+from ..session.settings import SettingsError, TableSettings
 from .saves import SaveStore
 from .screens import ResumeScreen
-from .session import TableSession
-from .settings import SettingsError, TableSettings
 from .setup import SetupScreen
 from .table import TableScreen
 
@@ -56,6 +56,11 @@ class PlayApp(App[TableSession | None]):
             self.push_screen(ResumeScreen(summary), self.resume_chosen)
         else:
             self.open_setup(self.settings)
+
+    def on_unmount(self) -> None:
+        # Another game in this folder may start as soon as this one has closed.
+        if self.store is not None:
+            self.store.close()
 
     def resume_chosen(self, choice: str | None) -> None:
         if choice == "resume" and self.saved is not None:

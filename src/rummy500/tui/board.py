@@ -7,19 +7,24 @@ moves.
 
 from __future__ import annotations
 
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Footer, Input, RichLog, Static
 
+from ..bots import strength
 from ..cards import JOKER, face_of, iter_bits
 from ..legal import DRAW_PHASE, PLAY_PHASE, RUMMY_PHASE
 from ..melds import DECLARED
 from ..moves import LAYOFF, MELD, RUMMY_LAYOFF, RUMMY_MELD, TAKE, Move
-from ..narrate import YOU, verb
+from ..narrate import YOU, plural, verb
+from ..session.session import TableSession
+from ..session.settings import PERSON, bot_title
 from ..view import PlayerView
-from .session import TableSession
 from .widgets import (
     RED_ON_DARK,
     RED_ON_LIGHT,
@@ -28,6 +33,7 @@ from .widgets import (
     MeldItem,
     MeldList,
     Strip,
+    Words,
     card_label,
     face_label,
 )
@@ -62,7 +68,7 @@ class Board(Screen[None]):
                                              border-title-color: $text-accent; }
     #log { height: 1fr; min-height: 4; border-top: solid $border-blurred;
            border-title-color: $text-muted; padding: 0 1; scrollbar-size-vertical: 1;
-           background: $background; }
+           scrollbar-gutter: stable; background: $background; }
     #message { height: 2; padding: 0 1; }
     #command { height: 1; border: none; padding: 0 1; background: $boost; }
     #command:focus { border: none; background: $surface-active; }
@@ -90,14 +96,14 @@ class Board(Screen[None]):
     # -- layout -----------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Static(id="status")
+        yield Words(id="status")
         yield FlowBar(id="players")
         with VerticalScroll(id="table"):
             yield Strip("the pile is empty", id="pile")
             yield MeldList(id="melds")
         yield RichLog(id="log", wrap=True, max_lines=2000, auto_scroll=True)
         yield Strip(id="hand")
-        yield Static(id="message")
+        yield Words(id="message")
         yield Input(placeholder=": type a move, like take 7h, meld 7h 7d 7s or layoff 8h m2",
                     id="command")
         yield Footer(compact=True, show_command_palette=False)
@@ -107,6 +113,9 @@ class Board(Screen[None]):
         self.query_one("#melds", MeldList).border_title = "Table"
         self.query_one("#table").can_focus = False
         self.query_one("#hand", Strip).focus()
+
+    def on_resize(self, event: Resize) -> None:
+        self.call_after_refresh(self.update_table)
 
     @property
     def pile(self) -> Strip:
@@ -143,7 +152,7 @@ class Board(Screen[None]):
         self.legal = view.legal_moves() if self.acting() else []
         held = set(iter_bits(view.hand)) if self.viewer is not None else set()
         self.selected &= held
-        self.query_one("#status", Static).update(self.status_text(view), layout=False)
+        self.query_one("#status", Static).update(self.status_line(view), layout=False)
         self.query_one("#players", FlowBar).show(self.player_entries(view))
         self.show_pile(view, dark)
         picked = self.picked()
@@ -164,19 +173,18 @@ class Board(Screen[None]):
             self._keys = keys
             self.refresh_bindings()
 
-    def status_text(self, view: PlayerView) -> Text:
+    def status_line(self, view: PlayerView) -> Table:
+        """The game on the left, whose turn it is on the right; laid out at any width."""
         session = self.session
         rules = session.rules
         deal = f"deal {view.deal_number + 1}"
         if rules.max_deals is not None:
             deal += f" of {rules.max_deals}"
         changed = len(rules.overrides())
-        preset = rules.preset + (f" (+{changed} option{'s' if changed > 1 else ''})"
-                                 if changed else "")
+        preset = rules.preset + (f" (+{plural(changed, 'option')})" if changed else "")
         parts = ["500 Rum", preset, deal, f"stock {view.stock_count}"]
         if rules.target_score is not None:
             parts.append(f"to {rules.target_score}")
-        left = " · ".join(parts)
         if session.finished:
             right = "game over"
         else:
@@ -184,13 +192,12 @@ class Board(Screen[None]):
             doing = {DRAW_PHASE: "draw", PLAY_PHASE: "play", RUMMY_PHASE: "call rummy or pass"}
             right = (f"{who} {verb(who, 'is')} thinking…" if self.thinking
                      else f"{who} to {doing.get(view.phase, 'play')}")
-        width = max(self.size.width - 2, 20)
-        text = Text(left, "bold")
-        if text.cell_len + len(right) + 2 > width:
-            text.truncate(max(width - len(right) - 2, 10), overflow="ellipsis")
-        text.append(" " * max(width - text.cell_len - len(right), 2))
-        text.append(right, "bold reverse" if self.acting() else "bold")
-        return text
+        line = Table.grid(expand=True, padding=(0, 0, 0, 2))
+        line.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+        line.add_column(justify="right", no_wrap=True)
+        line.add_row(Text(" · ".join(parts), "bold"),
+                     Text(right, "bold reverse" if self.acting() else "bold"))
+        return line
 
     def player_entries(self, view: PlayerView) -> list[Text]:
         session = self.session
@@ -200,9 +207,21 @@ class Board(Screen[None]):
             entry = Text()
             entry.append("▶" if seat == view.turn and not session.finished else " ", "bold")
             entry.append(name, "bold underline" if seat == view.turn else "bold")
+            kind = session.settings.seats[seat]
+            tags = []
+            if kind != PERSON:
+                tags.append(strength(kind) if name.startswith(bot_title(kind))
+                            else f"{kind}, {strength(kind)}")
+            if (rules.partnership and self.viewer is not None and seat != self.viewer
+                    and rules.side_of(seat) == rules.side_of(self.viewer)):
+                owner = "your" if session.names[self.viewer] == YOU else \
+                    f"{session.names[self.viewer]}'s"
+                tags.append(f"{owner} partner")
             if seat == view.dealer:
-                entry.append(" (dealer)", "dim")
-            entry.append(f" {view.hand_sizes[seat]} cards, table {view.credit[seat]}")
+                tags.append("dealer")
+            if tags:
+                entry.append(f" ({', '.join(tags)})", "dim")
+            entry.append(f" {plural(view.hand_sizes[seat], 'card')}, table {view.credit[seat]}")
             if not rules.partnership:
                 entry.append(f", score {view.totals[seat]}")
             entries.append(entry)
@@ -223,7 +242,7 @@ class Board(Screen[None]):
             self._pile_length = len(view.pile)
             pile.cursor = max(len(view.pile) - 1, 0)
         count = len(view.pile)
-        pile.border_title = f"Pile · {count} card{'s' if count != 1 else ''}, oldest first"
+        pile.border_title = f"Pile · {plural(count, 'card')}, oldest first"
 
     def hand_cards(self, view: PlayerView) -> list[int]:
         return sorted(iter_bits(view.hand), key=rank_order if self.by_rank else suit_order)
@@ -250,7 +269,7 @@ class Board(Screen[None]):
         owner = "Your hand" if name == YOU else f"{name}'s hand"
         order = "by rank" if self.by_rank else "by suit"
         picked = f" · {len(self.selected)} picked" if self.selected else ""
-        hand.border_title = f"{owner} · {len(items)} cards · {order}{picked}"
+        hand.border_title = Content(f"{owner} · {plural(len(items), 'card')} · {order}{picked}")
 
     def prompt(self, view: PlayerView) -> str:
         session = self.session

@@ -11,11 +11,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import OptionList, Static
+from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from ..narrate import value_text
 from ..rules import OPTION_DOCS, PRESET_DOCS, Rules
+from .widgets import Words
 from .words import DealSheet, rules_summary
 
 MODAL_CSS = """
@@ -46,10 +47,10 @@ class ChoiceScreen(ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self.title_text, classes="title")
+            yield Words(self.title_text, classes="title")
             yield OptionList(*(Option(Text(choice), id=f"choice-{index}")
                                for index, choice in enumerate(self.choices)), id="choices")
-            yield Static(self.keys, classes="keys")
+            yield Words(self.keys, classes="keys")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option_index)
@@ -77,10 +78,10 @@ class CoverScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"{self.player}, {self.why}", classes="title")
-            yield Static("Everyone else, look away: the next screen shows "
+            yield Words(f"{self.player}, {self.why}", classes="title")
+            yield Words("Everyone else, look away: the next screen shows "
                          f"{self.player}'s hand.", classes="keys")
-            yield Static(f"{self.player}: press Enter (or click) when you are ready.",
+            yield Words(f"{self.player}: press Enter (or click) when you are ready.",
                          classes="keys")
 
     def on_click(self) -> None:
@@ -122,19 +123,19 @@ class SheetScreen(ModalScreen[str]):
     def compose(self) -> ComposeResult:
         sheet = self.sheet
         with Vertical():
-            yield Static(f"Deal {sheet.number} is over: {sheet.ending}.", classes="title")
-            yield Static(sheet_table(sheet))
+            yield Words(f"Deal {sheet.number} is over: {sheet.ending}.", classes="title")
+            yield Words(sheet_table(sheet))
             for note in sheet.notes:
-                yield Static(note, classes="note")
-            yield Static("Cards left in hand:", classes="note")
+                yield Words(note, classes="note")
+            yield Words("Cards left in hand:", classes="note")
             for who, cards in sheet.hands:
-                yield Static(f"  {who}: {cards}", classes="note")
-            yield Static(sheet.outcome, classes="outcome")
+                yield Words(f"  {who}: {cards}", classes="note")
+            yield Words(sheet.outcome, classes="outcome")
             if sheet.finished:
                 keys = "Enter or a: play again · s: a new set-up · q: quit"
             else:
                 keys = "Enter: deal the next hand"
-            yield Static(keys, classes="keys")
+            yield Words(keys, classes="keys")
 
     def action_next(self) -> None:
         self.dismiss("again" if self.sheet.finished else "next")
@@ -196,10 +197,10 @@ class RulesScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
-            yield Static("The rules of this game (Esc closes; ↑↓ scroll)", classes="title")
-            yield Static(rules_text(self.rules, self.players))
-            yield Static("Keys", classes="title")
-            yield Static(KEY_HELP)
+            yield Words("The rules of this game (Esc closes; ↑↓ scroll)", classes="title")
+            yield Words(rules_text(self.rules, self.players))
+            yield Words("Keys", classes="title")
+            yield Words(KEY_HELP)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -221,9 +222,9 @@ class ResumeScreen(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("A game in progress is saved.", classes="title")
-            yield Static(self.summary)
-            yield Static("r or Enter: resume it · n: start a new game (the saved one is "
+            yield Words("A game in progress is saved.", classes="title")
+            yield Words(self.summary)
+            yield Words("r or Enter: resume it · n: start a new game (the saved one is "
                          "replaced) · q: quit", classes="keys")
 
     def action_choose(self, what: str) -> None:

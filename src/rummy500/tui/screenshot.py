@@ -11,9 +11,9 @@ import asyncio
 import sys
 from pathlib import Path
 
+from ..session.session import TableSession
+from ..session.settings import default_settings
 from .app import PlayApp
-from .session import TableSession
-from .settings import default_settings
 from .table import TableScreen
 
 DEFAULT_PATH = Path("docs/screenshot-table.svg")

@@ -11,10 +11,11 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
-from ..bots import BOT_NAMES
+from ..bots import BOT_NAMES, strength
 from ..narrate import value_text
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, PRESET_DOCS, PRESETS
-from .settings import PERSON, SettingsError, TableSettings, default_bot, parse_options
+from ..session.settings import PERSON, SettingsError, TableSettings, default_bot, parse_options
+from .widgets import Words
 
 
 class SetupScreen(Screen[TableSettings | None]):
@@ -29,6 +30,7 @@ class SetupScreen(Screen[TableSettings | None]):
     SetupScreen Label.inline { width: auto; margin-left: 3; }
     SetupScreen .doc, SetupScreen .note { color: $text-muted; padding: 0 0 0 14; }
     SetupScreen Select { width: 22; }
+    SetupScreen .seat Select { width: 28; }
     SetupScreen .seat-name { width: 24; margin-left: 2; }
     SetupScreen #options { width: 1fr; }
     SetupScreen #seed, SetupScreen #budget { width: 14; }
@@ -48,10 +50,10 @@ class SetupScreen(Screen[TableSettings | None]):
 
     def compose(self) -> ComposeResult:
         settings = self.settings
-        kinds = [(PERSON, PERSON)] + [(name, name) for name in BOT_NAMES]
+        kinds = [(PERSON, PERSON)] + [(f"{name} ({strength(name)})", name) for name in BOT_NAMES]
         names = list(settings.names) + [""] * MAX_PLAYERS
         with VerticalScroll():
-            yield Static("A new game of 500 Rum", classes="title")
+            yield Words("A new game of 500 Rum", classes="title")
             with Horizontal():
                 yield Label("Players")
                 yield Select([(str(n), n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)],
@@ -61,7 +63,7 @@ class SetupScreen(Screen[TableSettings | None]):
                 yield Label("Rules")
                 yield Select([(name, name) for name in PRESETS], value=settings.preset,
                              allow_blank=False, compact=True, id="preset")
-            yield Static(PRESET_DOCS.get(settings.preset, ""), classes="doc", id="preset-doc")
+            yield Words(PRESET_DOCS.get(settings.preset, ""), classes="doc", id="preset-doc")
             with Horizontal():
                 yield Label("Options")
                 yield Input(" ".join(f"{name}={value_text(value)}"
@@ -69,13 +71,14 @@ class SetupScreen(Screen[TableSettings | None]):
                             placeholder="NAME=VALUE …, like target_score=300 "
                             "(rummy500 rules lists them)",
                             compact=True, id="options")
-            yield Static("", classes="note", id="partners")
+            yield Words("", classes="note", id="partners")
             for seat in range(MAX_PLAYERS):
                 kind = settings.seats[seat] if seat < settings.players else default_bot()
                 with Horizontal(id=f"seat-{seat}", classes="seat"):
                     yield Label(f"Seat {seat}")
-                    yield Select(kinds, value=kind if kind in dict(kinds) else default_bot(),
-                                 allow_blank=False, compact=True, id=f"kind-{seat}")
+                    chosen = kind if kind in (PERSON, *BOT_NAMES) else default_bot()
+                    yield Select(kinds, value=chosen, allow_blank=False, compact=True,
+                                 id=f"kind-{seat}")
                     yield Input(names[seat], placeholder="name (optional)", compact=True,
                                 classes="seat-name", id=f"name-{seat}")
             with Horizontal():
@@ -84,7 +87,7 @@ class SetupScreen(Screen[TableSettings | None]):
                             placeholder="random", compact=True, id="seed")
                 yield Label("Thinking time (s)", classes="inline")
                 yield Input(str(settings.budget), compact=True, id="budget")
-            yield Static("", id="error")
+            yield Words("", id="error")
             with Horizontal(id="buttons"):
                 yield Button("Start", variant="primary", compact=True, id="start")
                 yield Button("Back" if self.can_cancel else "Quit", compact=True, id="cancel")

@@ -38,9 +38,9 @@ from ..moves import (
     Move,
     canonical_meld,
 )
+from ..session.session import BotTurn, Made, SessionError, TableSession
 from .board import Board, piece_shows
 from .screens import ChoiceScreen, CoverScreen, RulesScreen, SheetScreen
-from .session import BotTurn, Made, SessionError, TableSession
 from .widgets import MeldList, Strip, face_label
 
 ACTION_KINDS: dict[str, tuple[str, ...]] = {

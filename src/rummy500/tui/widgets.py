@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -19,7 +19,9 @@ from textual.events import Click
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
+from textual.visual import VisualType
 from textual.widget import Widget
+from textual.widgets import Static
 
 from ..cards import JOKER, face_of
 from ..melds import Meld, TableCard
@@ -355,3 +357,10 @@ class FlowBar(Widget):
     def render(self) -> Text:
         text, _ = flow(self.entries, max(self.content_size.width, 10), gap=2)
         return text
+
+
+class Words(Static):
+    """Text shown as written: a name like ``[/]`` is never read as markup."""
+
+    def __init__(self, content: VisualType = "", **kwargs: Any) -> None:
+        super().__init__(content, markup=False, **kwargs)

@@ -16,7 +16,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import BOT_NAMES
+from ..bots import BOT_NAMES, check_budget
+from ..errors import BadInputError
+from ..errors import SettingsError as SettingsError
 from ..rules import PRESETS, Rules, RulesError, make_rules, parse_option_value
 
 PERSON = "person"
@@ -29,10 +31,6 @@ BOT_PREFERENCE = ("expert", "simple", "random")
 """The default computer player: the strongest of these that is registered."""
 
 NAME_LENGTH = 12
-
-
-class SettingsError(ValueError):
-    """A table that cannot be set up as asked; the message says why."""
 
 
 def default_bot() -> str:
@@ -88,8 +86,10 @@ class TableSettings:
                                     f"are: {', '.join(BOT_NAMES)}")
         if len(self.names) > self.players:
             raise SettingsError(f"{len(self.names)} names given for {self.players} seats")
-        if self.budget <= 0:
-            raise SettingsError("the thinking time must be a positive number of seconds")
+        try:
+            check_budget(self.budget)
+        except BadInputError as error:
+            raise SettingsError(str(error)) from None
         names = self.seat_names()
         if len(set(names)) != len(names):
             raise SettingsError("two seats have the same name: " + ", ".join(names))

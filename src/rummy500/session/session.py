@@ -7,7 +7,7 @@ turns so a front end can run them off its main thread, takes moves back against
 computer players (with :meth:`Game.push` / :meth:`Game.pop`), gives hints, keeps
 a log in plain words, and saves the game after every move.
 
->>> from rummy500.tui.settings import default_settings
+>>> from rummy500.session.settings import default_settings
 >>> session = TableSession.new(default_settings(bot="random", seed=0))
 >>> session.log
 ['Deal 1: Random deals; You play first.']
@@ -26,20 +26,31 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..bots import Bot, Decision, make_bot
+from ..errors import DeckError, SaveError, SaveInUseError
+from ..errors import SessionError as SessionError
 from ..game import Game
-from ..moves import DRAW, InvalidMoveError, Move, parse_move
+from ..moves import (
+    DRAW,
+    LAYOFF,
+    MELD,
+    RUMMY_LAYOFF,
+    RUMMY_MELD,
+    TAKE,
+    InvalidMoveError,
+    Move,
+    parse_move,
+)
 from ..narrate import before, verb
-from ..record import RecordFormatError, ReplayError, game_record, replay
+from ..record import ReplayError, cards_from_faces, game_record, replay
+from ..tui import words
+from ..tui.saves import SaveStore
 from ..view import PlayerView
-from . import words
-from .saves import SaveStore
 from .settings import PERSON, SettingsError, TableSettings, default_bot
 
 SAVE_VERSION = 1
 
-
-class SessionError(ValueError):
-    """Something a session cannot do now (undo in a game between people, a bot's bad move)."""
+SHOWN_KINDS = frozenset({TAKE, MELD, LAYOFF, RUMMY_MELD, RUMMY_LAYOFF})
+"""A computer player's moves that show the table something new of its hand (undo stops there)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +109,8 @@ class TableSession:
             for seat, kind in enumerate(settings.seats) if kind != PERSON
         }
         self._hint_bot: Bot | None = None
+        self.save_problem: str | None = None
+        """Why the last save failed (the game goes on unsaved), or None."""
 
     # -- making one -------------------------------------------------------------------------------
 
@@ -123,31 +136,40 @@ class TableSession:
     def from_data(cls, data: Mapping[str, Any], store: SaveStore | None = None) -> TableSession:
         """A session from a saved game (a record with its ``table`` settings).
 
-        Raises :class:`RecordFormatError` for a save that cannot be read,
+        Raises :class:`SaveError` (a :class:`RecordFormatError`) for a save that cannot be read,
         :class:`ReplayError` for an illegal move in it and :class:`SettingsError`.
         """
         table = data.get("table")
         if not isinstance(table, Mapping):
-            raise RecordFormatError("this record has no table settings: it is not a saved game")
+            raise SaveError("this record has no table settings: it is not a saved game")
         settings = TableSettings.from_data(table)
         if settings.seed is None:
-            raise RecordFormatError("the saved game has no seed")
+            raise SaveError("the saved game has no seed")
         rounds = data.get("rounds")
         if not isinstance(rounds, list) or not rounds or not isinstance(rounds[-1], dict):
-            raise RecordFormatError("rounds must be a list with at least one round")
+            raise SaveError("rounds must be a list with at least one round")
         last = rounds[-1]
         moves = last.get("moves", [])
         if not isinstance(moves, list):
-            raise RecordFormatError("moves must be a list of move texts")
-        game = replay({**data, "rounds": [*rounds[:-1], {**last, "moves": []}]})
+            raise SaveError("moves must be a list of move texts")
+        restock = last.get("restock", [])
+        if not isinstance(restock, list) or not all(isinstance(o, list) for o in restock):
+            raise SaveError("restock must be a list of card lists")
+        # The last deal is dealt bare and its moves made below, one by one, as they were
+        # made at the table; its reshuffles come from the record's restock orders.
+        game = replay({**data, "rounds": [*rounds[:-1], {**last, "moves": [], "restock": []}]})
         if game.finished:
-            raise RecordFormatError("the saved game is over")
+            raise SaveError("the saved game is over")
         if settings.players != game.players:
-            raise RecordFormatError("the saved game's seats do not match its players")
+            raise SaveError("the saved game's seats do not match its players")
         settings.check()
         session = cls(settings, game, store)
         session.log.append(f"Resumed: deal {len(game.deals)}. " + session.standing())
         index = len(game.deals) - 1
+        deal = game.deal
+        deal.restock_orders = [cards_from_faces(order, game.rules, game.players)
+                               for order in restock]
+        deal.rng = None
         for number, text in enumerate(moves):
             try:
                 move = parse_move(text)
@@ -156,16 +178,23 @@ class TableSession:
             reason = game.why_illegal(move)
             if reason is not None:
                 raise ReplayError(index, number, reason)
-            session._make(game.turn, move, save=False)
+            try:
+                session._make(game.turn, move, save=False)
+            except DeckError as error:  # a restock order that does not fit the pile
+                raise ReplayError(index, number, str(error)) from None
         if game.deal.over:
-            raise RecordFormatError("the saved game's last deal is over and no deal follows it")
+            raise SaveError("the saved game's last deal is over and no deal follows it")
+        if deal.restocks != len(restock):
+            raise SaveError(f"the save gives {len(restock)} restock order(s), but the stock was "
+                            f"reshuffled {deal.restocks} time(s)")
+        deal.rng = game.rng
         game.auto_deal = True
         state = table.get("rng")
         if state is not None:
             try:
                 game.rng.setstate((int(state[0]), tuple(int(n) for n in state[1]), state[2]))
             except (TypeError, ValueError, IndexError) as error:
-                raise RecordFormatError(f"the saved random state cannot be read: {error}") from None
+                raise SaveError(f"the saved random state cannot be read: {error}") from None
         return session
 
     def _opening(self) -> str:
@@ -291,12 +320,19 @@ class TableSession:
         if not self.person_to_move:
             return "wait for your turn to take a move back"
         current = len(self.game.deals) - 1
-        mine = [m for m in self.made if m.seat in self.people and m.deal == current]
+        mine = [index for index, m in enumerate(self.made)
+                if m.seat in self.people and m.deal == current]
         if not mine:
             return "there is no move of yours to take back in this deal"
-        if mine[-1].move.kind == DRAW:
-            # Taking back a stock draw would let you see the card and then choose otherwise.
+        last = self.made[mine[-1]]
+        # Taking back what made you see a card (a stock draw, a computer player's take
+        # from the pile or its cards laid down) would let you choose again knowing it.
+        if last.move.kind == DRAW:
             return "a card drawn from the stock cannot be taken back: you have seen it"
+        for answer in self.made[mine[-1] + 1:]:
+            if answer.move.kind in SHOWN_KINDS:
+                return (f"{self.names[answer.seat]} has since shown cards ({answer.move}), so "
+                        f"your {last.move.kind} cannot be taken back: you have seen them")
         return None
 
     def undo(self) -> list[Made]:
@@ -336,13 +372,21 @@ class TableSession:
         return data
 
     def save(self) -> None:
-        """Keep the game (a finished one as the last game)."""
+        """Keep the game (a finished one as the last game). A save that fails does not stop
+        the game: :attr:`save_problem` says why, until a save succeeds."""
         if self.store is None:
             return
-        if self.game.finished:
-            self.store.finish(self.to_data())
+        try:
+            if self.game.finished:
+                self.store.finish(self.to_data())
+            else:
+                self.store.write(self.to_data())
+        except (OSError, SaveError, SaveInUseError) as error:
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+            self.save_problem = (f"the game cannot be saved in {self.store.directory} "
+                                 f"({reason}); it goes on unsaved")
         else:
-            self.store.write(self.to_data())
+            self.save_problem = None
 
     def sheet(self, index: int) -> words.DealSheet:
         return words.deal_sheet(self.game, self.names, index)
