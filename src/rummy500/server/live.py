@@ -1,0 +1,221 @@
+"""One online table in memory: its seats, its game rebuilt from the stored changes, and
+what each seat may see of it.
+
+A table's game is determined by its seed and its list of changes (each a move, or
+a new deal), so any process rebuilds it exactly by replaying what the database
+holds: the state after a restart is the state of the last stored change.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots import Bot, make_bot
+from ..game import Game
+from ..moves import Move, parse_move
+from ..record import game_record
+from ..rules import rules_from_record
+from ..session.session import BotTurn
+from ..session.settings import bot_title
+from ..session.state import deal_event, move_event, seat_state
+
+PERSON = "person"
+BOT = "bot"
+STANDIN_BOT = "expert"
+"""The computer player that plays a disconnected person's turns."""
+
+WAITING, PLAYING, OVER = "waiting", "playing", "over"
+
+
+@dataclass(slots=True)
+class Seat:
+    seat: int
+    kind: str
+    """``person`` or ``bot``."""
+    bot: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+
+    @property
+    def open(self) -> bool:
+        return self.kind == PERSON and self.token_hash is None
+
+    def display_name(self) -> str:
+        if self.name:
+            return self.name
+        if self.kind == BOT and self.bot:
+            return bot_title(self.bot)
+        return f"Seat {self.seat + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    """What a table is created with; the seed decides every shuffle and stays secret."""
+
+    rules: dict[str, Any]
+    players: int
+    seed: int
+    takeover_s: float = 60.0
+    seeded: bool = False
+    """The creator chose the seed (tests, reproducible games): then the creator can know
+    every hand, and the public summary says so."""
+    budget: float = 1.0
+
+    def to_data(self) -> dict[str, Any]:
+        return {"rules": self.rules, "players": self.players, "seed": self.seed,
+                "takeover_s": self.takeover_s, "seeded": self.seeded, "budget": self.budget}
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Spec:
+        return cls(rules=dict(data["rules"]), players=int(data["players"]),
+                   seed=int(data["seed"]), takeover_s=float(data.get("takeover_s", 60)),
+                   seeded=bool(data.get("seeded", False)), budget=float(data.get("budget", 1.0)))
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One stored change: a seat's move, or (``seat`` and ``move`` None) a new deal."""
+
+    seq: int
+    seat: int | None = None
+    move: str | None = None
+
+
+@dataclass(slots=True)
+class LiveTable:
+    id: str
+    spec: Spec
+    seats: list[Seat]
+    game: Game = field(init=False)
+    seq: int = 0
+    connected: dict[int, bool] = field(default_factory=dict)
+    """Seats with a connection in any process (people only)."""
+    standins: set[int] = field(default_factory=set)
+    """Person seats whose turns the stand-in computer player plays until they return."""
+    bots: dict[int, Bot] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        rules = rules_from_record(self.spec.rules)
+        self.game = Game(rules, self.spec.players, rng=random.Random(self.spec.seed),
+                         auto_deal=False)
+
+    @classmethod
+    def rebuild(cls, table_id: str, spec: Spec, seats: list[Seat],
+                changes: Iterable[Change]) -> LiveTable:
+        table = cls(table_id, spec, seats)
+        for change in changes:
+            table.apply(change)
+        return table
+
+    # -- the game ---------------------------------------------------------------------------
+
+    @property
+    def status(self) -> str:
+        if self.game.finished:
+            return OVER
+        return PLAYING if self.game.deals else WAITING
+
+    def open_seats(self) -> list[int]:
+        return [seat.seat for seat in self.seats if seat.open]
+
+    def apply(self, change: Change) -> dict[str, Any]:
+        """Make a stored change (in order); its public event."""
+        if change.seq != self.seq + 1:
+            raise ValueError(f"change {change.seq} follows change {self.seq}")
+        if change.move is None:
+            deal = self.game.start_deal()
+            event = deal_event(len(self.game.deals), deal.dealer)
+        else:
+            assert change.seat is not None
+            if self.game.turn != change.seat:
+                raise ValueError(f"stored change {change.seq}: seat {change.seat} is not to move")
+            move = parse_move(change.move)
+            self.game.play(move)
+            event = move_event(change.seat, move)
+        self.seq = change.seq
+        return event
+
+    def make(self, seat: int, move: Move,
+             seen: Callable[[Change, dict[str, Any]], None] | None = None) -> list[Change]:
+        """Make a checked move: its change, and the next deal's when it ends a deal.
+        ``seen`` hears each change and its event as the table stands right after it.
+
+        The table is changed in memory before the changes are stored: if storing them
+        fails, drop this table and rebuild it from the database.
+        """
+        made = [Change(self.seq + 1, seat, str(move))]
+        event = self.apply(made[0])
+        if seen is not None:
+            seen(made[0], event)
+        if self.game.deal.over and not self.game.finished:
+            made.append(Change(self.seq + 1))
+            event = self.apply(made[1])
+            if seen is not None:
+                seen(made[1], event)
+        return made
+
+    def start_change(self) -> Change | None:
+        """The first deal, once every person seat is taken."""
+        if self.game.deals or self.open_seats():
+            return None
+        return Change(self.seq + 1)
+
+    # -- computer players --------------------------------------------------------------------
+
+    def player_kind(self, seat: int) -> str:
+        return self.seats[seat].kind
+
+    def bot_turn(self, seat: int) -> BotTurn:
+        """The decision of ``seat``'s computer player (or of the stand-in for a person)."""
+        entry = self.seats[seat]
+        name = entry.bot if entry.kind == BOT and entry.bot else STANDIN_BOT
+        key = seat if entry.kind == BOT else -1 - seat
+        bot = self.bots.get(key)
+        if bot is None:
+            bot_seed = random.Random(f"rummy500 serve {self.spec.seed} seat {seat} {name}")
+            bot = make_bot(name, bot_seed.getrandbits(63), self.spec.budget)
+            self.bots[key] = bot
+        game = self.game
+        seed = f"{self.spec.seed} seat {seat} deal {len(game.deals)} move {len(game.deal.moves)}"
+        return BotTurn(seat, game.view(seat), bot, seed, self.seq)
+
+    # -- what is shown -----------------------------------------------------------------------
+
+    def seats_json(self) -> list[dict[str, Any]]:
+        shown = []
+        for seat in self.seats:
+            entry: dict[str, Any] = {
+                "seat": seat.seat, "kind": seat.kind, "name": seat.display_name(),
+                "connected": seat.kind == BOT or self.connected.get(seat.seat, False),
+                "open": seat.open,
+            }
+            if seat.kind == BOT:
+                entry["bot"] = seat.bot
+            if seat.seat in self.standins:
+                entry["standin"] = STANDIN_BOT
+            shown.append(entry)
+        return shown
+
+    def state(self, seat: int | None) -> dict[str, Any]:
+        return seat_state(self.game, seat, self.seats_json())
+
+    def summary(self) -> dict[str, Any]:
+        """The public summary: never a hidden card."""
+        summary = {
+            "table": self.id, "rules": self.game.rules.to_record(), "players": self.spec.players,
+            "seats": self.seats_json(), "status": self.status, "totals": list(self.game.totals),
+            "deal": len(self.game.deals), "seq": self.seq, "takeover_s": self.spec.takeover_s,
+        }
+        if self.spec.seeded:
+            summary["seeded"] = True
+        return summary
+
+    def record(self) -> dict[str, Any]:
+        return game_record(self.game)
+
+
+__all__ = ["BOT", "OVER", "PERSON", "PLAYING", "STANDIN_BOT", "WAITING", "Change", "LiveTable",
+           "Seat", "Spec"]

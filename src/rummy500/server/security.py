@@ -1,0 +1,153 @@
+"""The server's guards: random ids and tokens, token hashing, client frame checks, the rate
+limit and the origin check.
+
+>>> len(new_token()) >= 22 and new_token() != new_token()
+True
+>>> parse_frame('{"type": "ping"}')
+{'type': 'ping'}
+>>> parse_frame('{"type": "move", "id": "a", "seq": "1", "move": "draw"}').message
+'seq must be a whole number'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import time
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+TOKEN_BYTES = 32
+"""Seat tokens carry 256 random bits."""
+TABLE_ID_BYTES = 18
+"""Table ids carry 144 random bits (the id is the invitation)."""
+
+FRAME_LIMIT = 4096
+"""The largest client frame, in bytes; a larger one closes the connection (1009)."""
+FRAMES_PER_SECOND = 20
+"""More frames than this in a second are dropped and answered ``rate_limited``."""
+DROPS_BEFORE_CLOSE = 20
+"""A connection that has this many frames dropped in a second keeps on: it is closed (1008)."""
+
+CLIENT_ID_LIMIT = 64
+NAME_LIMIT = 24
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def new_table_id() -> str:
+    return secrets.token_urlsafe(TABLE_ID_BYTES)
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a token. The token is 256 random bits, so a fast hash is
+    as strong as a slow one here: no guessing can go through the space."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class BadName(ValueError):
+    """A player name that cannot be used."""
+
+
+def clean_name(value: Any) -> str:
+    """A person's name as given: text of 1 to 24 printable characters, trimmed."""
+    if not isinstance(value, str):
+        raise BadName("name must be text")
+    name = " ".join(value.split())
+    if not name:
+        raise BadName("name must not be empty")
+    if len(name) > NAME_LIMIT:
+        raise BadName(f"name must be at most {NAME_LIMIT} characters")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs", "Cn") for ch in name):
+        raise BadName("name must hold printable characters only")
+    return name
+
+
+@dataclass(frozen=True, slots=True)
+class BadFrame:
+    """A client frame that is not one of the protocol's: answered by an ``error`` frame."""
+
+    code: str
+    message: str
+
+
+def _no_constants(text: str) -> Any:
+    raise ValueError(f"{text} is not JSON")
+
+
+def parse_frame(text: str) -> dict[str, Any] | BadFrame:
+    """A client frame, checked field by field, or what is wrong with it."""
+    try:
+        frame = json.loads(text, parse_constant=_no_constants)
+    except (ValueError, RecursionError):
+        return BadFrame("bad_json", "a frame is one JSON object")
+    if not isinstance(frame, dict):
+        return BadFrame("bad_frame", "a frame is one JSON object")
+    kind = frame.get("type")
+    if kind == "ping":
+        return {"type": "ping"}
+    if kind == "hello":
+        token = frame.get("token")
+        if token is not None and not (isinstance(token, str) and 0 < len(token) <= 128):
+            return BadFrame("bad_frame", "token must be a seat token or null")
+        return {"type": "hello", "token": token}
+    if kind == "move":
+        client_id = frame.get("id")
+        if not isinstance(client_id, str) or not 0 < len(client_id) <= CLIENT_ID_LIMIT:
+            return BadFrame("bad_frame", f"id must be text of 1 to {CLIENT_ID_LIMIT} characters")
+        seq = frame.get("seq")
+        if not isinstance(seq, int) or isinstance(seq, bool) or not 0 <= seq < 2**31:
+            return BadFrame("bad_frame", "seq must be a whole number")
+        move = frame.get("move")
+        if not isinstance(move, str):
+            return BadFrame("bad_frame", "move must be text in the move notation")
+        return {"type": "move", "id": client_id, "seq": seq, "move": move}
+    if isinstance(kind, str) and len(kind) <= 32:
+        return BadFrame("bad_frame", f"unknown frame type {kind!r}: hello, move or ping")
+    return BadFrame("bad_frame", "a frame needs a type: hello, move or ping")
+
+
+class RateLimit:
+    """At most ``per_second`` frames in each second of a connection's life."""
+
+    def __init__(self, per_second: int = FRAMES_PER_SECOND,
+                 drops_before_close: int = DROPS_BEFORE_CLOSE) -> None:
+        self.per_second = per_second
+        self.drops_before_close = drops_before_close
+        self.window = 0.0
+        self.count = 0
+        self.dropped = 0
+
+    def check(self, now: float | None = None) -> str:
+        """``ok``, ``drop`` (answer rate_limited) or ``close`` (the client keeps on)."""
+        now = time.monotonic() if now is None else now
+        if now - self.window >= 1.0:
+            self.window, self.count, self.dropped = now, 0, 0
+        self.count += 1
+        if self.count <= self.per_second:
+            return "ok"
+        self.dropped += 1
+        return "close" if self.dropped > self.drops_before_close else "drop"
+
+
+def origin_allowed(origin: str | None, host: str | None) -> bool:
+    """A browser's WebSocket only from the server's own pages; no Origin: not a browser."""
+    if origin is None:
+        return True
+    if not host:
+        return False
+    try:
+        parts = urlsplit(origin)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and parts.netloc.lower() == host.lower()
+
+
+__all__ = ["FRAMES_PER_SECOND", "FRAME_LIMIT", "BadFrame", "BadName", "RateLimit",
+           "clean_name", "new_table_id", "new_token", "origin_allowed", "parse_frame",
+           "token_hash"]

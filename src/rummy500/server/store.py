@@ -1,0 +1,271 @@
+"""The tables' database (SQLAlchemy 2, async): tables, seats with hashed tokens, and each
+table's changes in order.
+
+Every change is committed before anyone hears of it. The order of one table's
+changes is kept by the database: a change is stored only if the table's ``seq`` is
+still the one it follows (compare and set), and ``(table_id, seq)`` is the primary
+key of the changes, so two processes can never both store change ``n``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    event,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from .live import BOT, PLAYING, WAITING, Change, Seat, Spec
+
+NOTIFY_CHANNEL = "rummy500_tables"
+
+metadata = MetaData()
+
+tables = Table(
+    "tables", metadata,
+    Column("id", String(64), primary_key=True),
+    Column("spec", Text, nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("seq", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+
+seats = Table(
+    "seats", metadata,
+    Column("table_id", String(64), ForeignKey("tables.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("kind", String(16), nullable=False),
+    Column("bot", String(32)),
+    Column("name", String(64)),
+    Column("token_hash", String(64), index=True),
+)
+
+changes = Table(
+    "changes", metadata,
+    Column("table_id", String(64), ForeignKey("tables.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("seat", Integer),
+    Column("move", String(200)),
+    Column("at", Float, nullable=False),
+)
+
+
+class DatabaseURLError(ValueError):
+    """A ``--database`` that names no database this server can use."""
+
+
+def async_url(url: str) -> str:
+    """``sqlite:///PATH`` or ``postgresql://…`` as SQLAlchemy's async driver URL."""
+    try:
+        parsed = make_url(url)
+    except Exception as error:  # SQLAlchemy raises ArgumentError and others for nonsense
+        raise DatabaseURLError(f"{url!r} is not a database URL: {error}") from None
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        if not parsed.database or parsed.database == ":memory:":
+            raise DatabaseURLError("give SQLite a file: sqlite:///PATH")
+        Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        return parsed.set(drivername="sqlite+aiosqlite").render_as_string(hide_password=False)
+    if backend in ("postgresql", "postgres"):
+        return parsed.set(drivername="postgresql+asyncpg").render_as_string(hide_password=False)
+    raise DatabaseURLError(f"{url!r}: the database is SQLite (sqlite:///PATH) or PostgreSQL "
+                           "(postgresql://USER@HOST/DB)")
+
+
+def plain_postgres_url(url: str) -> str:
+    """The URL as asyncpg itself reads it (for LISTEN)."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    # WAL with synchronous=NORMAL: a committed change survives the process being killed
+    # (only a power cut can lose the last ones), and commits do not wait for the disk.
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """One table as the database holds it."""
+
+    spec: Spec
+    seats: list[Seat]
+    changes: list[Change]
+    seq: int
+
+
+class Store:
+    """The database of tables; ``url`` is ``sqlite:///PATH`` or ``postgresql://…``."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine: AsyncEngine
+        self.postgres = make_url(url).get_backend_name() in ("postgresql", "postgres")
+        if self.postgres:
+            self.engine = create_async_engine(async_url(url), pool_size=10, max_overflow=10)
+        else:
+            # One connection: SQLite has one writer at a time anyway, and waiting in
+            # Python for our turn is cheaper than retrying a busy database.
+            self.engine = create_async_engine(async_url(url), pool_size=1, max_overflow=0)
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+
+    async def open(self) -> None:
+        """Create or migrate the schema (Alembic)."""
+        from .migrations import upgrade
+
+        async with self.engine.begin() as conn:
+            if self.postgres:
+                await conn.execute(text("SELECT pg_advisory_xact_lock(500500)"))
+            await conn.run_sync(_run_upgrade, upgrade)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    # -- writing ----------------------------------------------------------------------------
+
+    async def create(self, table_id: str, spec: Spec, seat_rows: Sequence[Seat],
+                     made: Sequence[Change]) -> None:
+        now = time.time()
+        seq = made[-1].seq if made else 0
+        async with self.engine.begin() as conn:
+            await conn.execute(tables.insert().values(
+                id=table_id, spec=json.dumps(spec.to_data()), seq=seq,
+                status=PLAYING if made else WAITING, created=now, updated=now))
+            await conn.execute(seats.insert(), [
+                {"table_id": table_id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
+                 "name": s.name, "token_hash": s.token_hash} for s in seat_rows])
+            if made:
+                await self._insert_changes(conn, table_id, made, now)
+
+    async def take_seat(self, table_id: str, seat: int, name: str,
+                        token_hash: str) -> tuple[str, Change | None]:
+        """Seat a person: ``("ok", first deal or None)``, ``("taken", None)`` or
+        ``("unknown", None)``. The first deal is stored with the last seat taken."""
+        now = time.time()
+        async with self.engine.begin() as conn:
+            row = (await conn.execute(
+                select(tables.c.seq, tables.c.status).where(tables.c.id == table_id)
+                .with_for_update())).first()
+            if row is None:
+                return "unknown", None
+            done = await conn.execute(
+                update(seats).where(seats.c.table_id == table_id, seats.c.seat == seat,
+                                    seats.c.kind != BOT, seats.c.token_hash.is_(None))
+                .values(name=name, token_hash=token_hash))
+            if done.rowcount != 1:
+                return "taken", None
+            still_open = (await conn.execute(
+                select(seats.c.seat).where(seats.c.table_id == table_id, seats.c.kind != BOT,
+                                           seats.c.token_hash.is_(None)))).first()
+            start = None
+            if still_open is None and row.status == WAITING:
+                start = Change(row.seq + 1)
+                await self._insert_changes(conn, table_id, [start], now)
+                await conn.execute(update(tables).where(tables.c.id == table_id)
+                                   .values(seq=start.seq, status=PLAYING, updated=now))
+            await self._notify(conn, {"t": table_id, "seats": True,
+                                      "seq": start.seq if start else row.seq})
+        return "ok", start
+
+    async def append(self, table_id: str, after: int, made: Sequence[Change],
+                     status: str) -> bool:
+        """Store ``made`` if the table's last change is still ``after``; False if not."""
+        now = time.time()
+        async with self.engine.begin() as conn:
+            done = await conn.execute(
+                update(tables).where(tables.c.id == table_id, tables.c.seq == after)
+                .values(seq=made[-1].seq, status=status, updated=now))
+            if done.rowcount != 1:
+                await conn.rollback()
+                return False
+            await self._insert_changes(conn, table_id, made, now)
+            await self._notify(conn, {"t": table_id, "seq": made[-1].seq})
+        return True
+
+    async def _insert_changes(self, conn: AsyncConnection, table_id: str,
+                              made: Sequence[Change], now: float) -> None:
+        await conn.execute(changes.insert(), [
+            {"table_id": table_id, "seq": c.seq, "seat": c.seat, "move": c.move, "at": now}
+            for c in made])
+
+    async def _notify(self, conn: AsyncConnection, payload: dict[str, Any]) -> None:
+        if self.postgres:
+            await conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                               {"channel": NOTIFY_CHANNEL, "payload": json.dumps(payload)})
+
+    async def notify(self, payload: dict[str, Any]) -> None:
+        """Tell every process something that is not stored (who is connected)."""
+        if self.postgres:
+            async with self.engine.begin() as conn:
+                await self._notify(conn, payload)
+
+    # -- reading ----------------------------------------------------------------------------
+
+    async def load(self, table_id: str) -> Stored | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(
+                select(tables.c.spec, tables.c.seq).where(tables.c.id == table_id))).first()
+            if row is None:
+                return None
+            seat_rows = await self._seats(conn, table_id)
+            stored = await self._changes(conn, table_id, 0)
+        return Stored(Spec.from_data(json.loads(row.spec)), seat_rows, stored, row.seq)
+
+    async def seats_of(self, table_id: str) -> list[Seat]:
+        async with self.engine.connect() as conn:
+            return await self._seats(conn, table_id)
+
+    async def changes_after(self, table_id: str, seq: int) -> list[Change]:
+        async with self.engine.connect() as conn:
+            return await self._changes(conn, table_id, seq)
+
+    async def playing(self) -> list[str]:
+        """The tables whose game goes on."""
+        async with self.engine.connect() as conn:
+            result = await conn.execute(select(tables.c.id).where(tables.c.status == PLAYING))
+            return [row.id for row in result]
+
+    async def _seats(self, conn: AsyncConnection, table_id: str) -> list[Seat]:
+        result = await conn.execute(
+            select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat))
+        return [Seat(row.seat, row.kind, row.bot, row.name, row.token_hash) for row in result]
+
+    async def _changes(self, conn: AsyncConnection, table_id: str, after: int) -> list[Change]:
+        result = await conn.execute(
+            select(changes.c.seq, changes.c.seat, changes.c.move)
+            .where(changes.c.table_id == table_id, changes.c.seq > after)
+            .order_by(changes.c.seq))
+        return [Change(row.seq, row.seat, row.move) for row in result]
+
+
+def _run_upgrade(conn: Connection, upgrade: Any) -> None:
+    upgrade(conn)
+
+
+__all__ = ["NOTIFY_CHANNEL", "DatabaseURLError", "Store", "Stored", "async_url", "metadata",
+           "plain_postgres_url"]

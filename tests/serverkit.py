@@ -1,0 +1,194 @@
+"""Real ``rummy500 serve`` processes for the server tests: on loopback, on a free port,
+over a SQLite file or a scratch PostgreSQL database of their own.
+
+PostgreSQL is the machine's (127.0.0.1:5432, or ``RUMMY500_TEST_POSTGRES``); each
+test that asks for it gets a new database, dropped afterwards. Where PostgreSQL is
+unreachable the tests are skipped, except in CI (``RUMMY500_CI=1``), where they fail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import secrets
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rummy500.client import Api, TableConnection
+
+POSTGRES_ADMIN = os.environ.get("RUMMY500_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
+START_TIMEOUT = 60.0
+
+
+@dataclass
+class ServerProcess:
+    """One ``serve`` process; ``base`` is its address (``http://127.0.0.1:PORT``)."""
+
+    database: str
+    process: subprocess.Popen[str]
+    base: str
+    log: Path
+    lines: list[str] = field(default_factory=list)
+
+    @property
+    def api(self) -> Api:
+        return Api(self.base)
+
+    def kill(self) -> None:
+        """kill -9: no chance to finish anything."""
+        if self.process.poll() is None:
+            os.kill(self.process.pid, signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self, sig: int = signal.SIGTERM) -> int:
+        if self.process.poll() is None:
+            os.kill(self.process.pid, sig)
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        return self.process.returncode
+
+    def errors(self) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace")
+
+
+def start_server(database: str, log_dir: Path, *, pace: float = 0.0,
+                 extra: tuple[str, ...] = ()) -> ServerProcess:
+    """Start ``python -m rummy500 serve`` and wait until it says where it listens."""
+    log_dir.mkdir(parents=True, exist_ok=True)
+    log = log_dir / f"serve-{secrets.token_hex(4)}.log"
+    command = [sys.executable, "-m", "rummy500", "serve", "--port", "0", "--database",
+               database, "--pace", str(pace), *extra]
+    with log.open("w") as errors:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, text=True,
+                                   env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    found: list[str] = []
+
+    def read() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            found.append(line)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    waited = 0.0
+    while waited < START_TIMEOUT:
+        for line in found:
+            if "listening on http://" in line:
+                base = line.split("listening on ", 1)[1].strip().rstrip("/")
+                return ServerProcess(database, process, base, log, found)
+        if process.poll() is not None:
+            break
+        threading.Event().wait(0.05)
+        waited += 0.05
+    process.kill()
+    raise RuntimeError(f"serve did not start: {log.read_text()}")
+
+
+def postgres_unreachable(reason: str) -> None:
+    if os.environ.get("RUMMY500_CI") == "1":
+        pytest.fail(f"PostgreSQL is needed in CI: {reason}")
+    pytest.skip(f"PostgreSQL is unreachable: {reason}")
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A fresh scratch PostgreSQL database, dropped after the test."""
+    try:
+        import psycopg
+    except ImportError as error:
+        postgres_unreachable(str(error))
+    name = f"rummy500_test_{secrets.token_hex(6)}"
+    try:
+        with psycopg.connect(POSTGRES_ADMIN, autocommit=True, connect_timeout=5) as admin:
+            admin.execute(f'CREATE DATABASE "{name}"')
+    except psycopg.Error as error:
+        postgres_unreachable(str(error))
+    base = POSTGRES_ADMIN.rsplit("/", 1)[0]
+    yield f"{base}/{name}"
+    with psycopg.connect(POSTGRES_ADMIN, autocommit=True, connect_timeout=5) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'tables.db'}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Each test that takes this runs once on SQLite and once on PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'tables.db'}"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
+class Servers:
+    """The serve processes of one test, stopped at its end."""
+
+    def __init__(self, log_dir: Path) -> None:
+        self.log_dir = log_dir
+        self.started: list[ServerProcess] = []
+
+    def start(self, database: str, *, pace: float = 0.0,
+              extra: tuple[str, ...] = ()) -> ServerProcess:
+        server = start_server(database, self.log_dir, pace=pace, extra=extra)
+        self.started.append(server)
+        return server
+
+    def stop_all(self) -> None:
+        for server in self.started:
+            server.stop()
+
+
+@pytest.fixture
+def servers(tmp_path: Path) -> Iterator[Servers]:
+    started = Servers(tmp_path / "logs")
+    yield started
+    started.stop_all()
+
+
+@pytest.fixture
+def server(servers: Servers, database_url: str) -> ServerProcess:
+    """One serve process on SQLite, then on PostgreSQL."""
+    return servers.start(database_url)
+
+
+# -- playing -------------------------------------------------------------------------------
+
+
+async def play_out(connection: TableConnection, rng: random.Random, *, until_seq: int | None = None,
+                   pause: float = 0.055, timeout: float = 120.0) -> int:
+    """Play random legal moves for this seat until the game is over (or the table reaches
+    ``until_seq``); the number of moves made. The pause keeps under the rate limit."""
+    made = 0
+    while not connection.state.get("over") and (until_seq is None or connection.seq < until_seq):
+        legal = connection.state.get("legal")
+        if legal:
+            await asyncio.sleep(pause)
+            answer = await connection.move(rng.choice(legal), timeout=timeout)
+            if answer["type"] == "ack":
+                made += 1
+            elif answer.get("code") != "stale":
+                raise AssertionError(f"a legal move was not made: {answer}")
+        else:
+            await connection.next(timeout)
+    return made
+
+
+def seat_body(*kinds: str, **extra: Any) -> dict[str, Any]:
+    """A POST /api/tables body: ``person`` or a bot name per seat."""
+    seats = [{"kind": "person"} if kind == "person" else {"kind": "bot", "bot": kind}
+             for kind in kinds]
+    return {"players": len(kinds), "seats": seats, **extra}
