@@ -1,0 +1,1 @@
+"""The browser table of ``rummy500 serve``: pages, scripts and styles, and their routes."""

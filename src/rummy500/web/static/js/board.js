@@ -1,0 +1,113 @@
+// Pieces of a table drawn the same way at the table and in a replay: the discard pile fanned,
+// the melds with who laid each card, a hand, a seat's badge.
+
+import { cardFace, pretty, spoken } from './cards.js';
+import { h, plural, rovingFocus } from './dom.js';
+
+// Short marks for the seats (initials, made unique), shown under each card of a meld.
+export function seatMarks(names) {
+  const marks = names.map((name) => {
+    const words = String(name || '?').trim().split(/\s+/).filter(Boolean);
+    const mark = words.length > 1 ? words[0][0] + words[1][0] : (words[0] || '?').slice(0, 2);
+    return mark.toUpperCase();
+  });
+  return marks.map((mark, seat) => (marks.indexOf(mark) !== seat || marks.lastIndexOf(mark) !== seat
+    ? `${mark[0]}${seat + 1}` : mark));
+}
+
+export function seatBadge(seat, marks, names, extra = '') {
+  return h('span', { class: `badge seat-${seat % 8} ${extra}`, title: names[seat] }, marks[seat]);
+}
+
+// The pile, bottom first, fanned so every card shows its corner. options.take(index) makes
+// each card a button; options.takeable(index) says whether the engine lists that take.
+export function renderPile(container, pile, options = {}) {
+  container.replaceChildren();
+  if (!pile.length) {
+    container.append(h('span', { class: 'empty' }, 'The discard pile is empty.'));
+    return;
+  }
+  const fan = h('div', { class: 'fan', role: options.take ? 'toolbar' : 'list',
+    'aria-label': `Discard pile, ${plural(pile.length, 'card')}, bottom first` });
+  pile.forEach((text, index) => {
+    const depth = pile.length - 1 - index;
+    const where = depth === 0 ? 'top card' : `${plural(depth, 'card')} above it`;
+    let el;
+    if (options.take) {
+      const ok = options.takeable ? options.takeable(index) : true;
+      el = cardFace(text, {
+        size: 'pile', button: true,
+        label: `Take ${spoken(text)} (${where})${ok ? '' : ', not a legal take now'}`,
+        extraClass: ok ? 'takeable' : 'dim',
+        dataset: { index: String(index) },
+      });
+      el.addEventListener('click', () => options.take(index));
+    } else {
+      el = cardFace(text, { size: 'pile', label: `${spoken(text)} (${where})` });
+      el.setAttribute('role', 'listitem');
+    }
+    if (options.mustUse === text) el.classList.add('must');
+    fan.append(el);
+  });
+  container.append(fan);
+  if (options.take) rovingFocus(fan, 'button');
+}
+
+// The melds, each with its id; every card carries the mark of the seat that laid it.
+// options.target(id) → whether the selected card can go there; options.choose(id) on a click.
+export function renderMelds(container, melds, names, marks, options = {}) {
+  container.replaceChildren();
+  if (!melds.length) {
+    container.append(h('p', { class: 'empty' }, 'No melds on the table yet.'));
+    return;
+  }
+  const list = h('div', { class: 'meld-list', role: options.choose ? 'toolbar' : 'list',
+    'aria-label': 'Melds on the table' });
+  for (const meld of melds) {
+    const cards = meld.cards.map((text, i) => h('span', { class: 'meld-card', dataset: { by: String(meld.by[i]) } },
+      cardFace(text, { size: 'meld', label: `${spoken(text)}, laid by ${names[meld.by[i]]}` }),
+      h('span', { class: `mark seat-${meld.by[i] % 8}`, 'aria-hidden': 'true' }, marks[meld.by[i]])));
+    const label = `${meld.id}: ${meld.cards.map(pretty).join(' ')}`;
+    const body = [h('span', { class: 'meld-id' }, meld.id), h('span', { class: 'meld-cards' }, cards)];
+    let el;
+    if (options.choose) {
+      const target = options.target ? options.target(meld.id) : false;
+      el = h('button', { type: 'button', class: `meld${target ? ' target' : ''}`,
+        'aria-label': `${label}${target ? ' (lay the selected card off here)' : ''}`,
+        dataset: { meld: meld.id } }, body);
+      el.addEventListener('click', () => options.choose(meld.id));
+    } else {
+      el = h('div', { class: 'meld', role: 'listitem', 'aria-label': label }, body);
+    }
+    list.append(el);
+  }
+  container.append(list);
+  if (options.choose) rovingFocus(list, 'button.meld');
+}
+
+// A hand of face-up cards; options.toggle(index) makes them selectable buttons.
+export function renderHand(container, cards, options = {}) {
+  container.replaceChildren();
+  if (!cards.length) {
+    container.append(h('span', { class: 'empty' }, 'No cards in hand.'));
+    return;
+  }
+  const row = h('div', { class: 'hand-row', role: options.toggle ? 'toolbar' : 'list',
+    'aria-label': options.label || 'Hand' });
+  cards.forEach((text, index) => {
+    let el;
+    if (options.toggle) {
+      const pressed = options.selected ? options.selected.has(index) : false;
+      el = cardFace(text, { size: options.size || 'hand', button: true, pressed,
+        extraClass: [pressed ? 'selected' : '', options.mustUse === text ? 'must' : ''].join(' ').trim() || null,
+        dataset: { index: String(index) } });
+      el.addEventListener('click', () => options.toggle(index));
+    } else {
+      el = cardFace(text, { size: options.size || 'hand' });
+      el.setAttribute('role', 'listitem');
+    }
+    row.append(el);
+  });
+  container.append(row);
+  if (options.toggle) rovingFocus(row, 'button');
+}

@@ -1,0 +1,150 @@
+// One WebSocket to a table (PROTOCOL.md), kept open: it says hello, sends moves with their seq,
+// pings, and after a network drop reconnects by itself, saying so while it does. The welcome
+// after a reconnect is the whole truth, so nothing missed is lost.
+
+const PING_EVERY_MS = 10000;
+const PONG_WITHIN_MS = 6000;
+const RETRY_MS = [300, 1000, 2000, 3000, 5000];
+
+export class Connection {
+  // handlers: welcome(frame), update(frame), ack(frame), refused(frame), error(frame),
+  // status(kind, detail), rejected(code) for a token the table does not know.
+  constructor(table, token, handlers) {
+    this.table = table;
+    this.token = token;
+    this.handlers = handlers;
+    this.socket = null;
+    this.attempt = 0;
+    this.seq = -1;
+    this.counter = 0;
+    this.closedByUs = false;
+    this.pingTimer = null;
+    this.pongTimer = null;
+    this.retryTimer = null;
+    this.everOpen = false;
+    window.addEventListener('offline', () => this.drop('the network is offline'));
+    window.addEventListener('online', () => this.reconnectNow());
+  }
+
+  start() {
+    this.closedByUs = false;
+    this.open();
+  }
+
+  stop() {
+    this.closedByUs = true;
+    clearTimeout(this.retryTimer);
+    this.clearPing();
+    if (this.socket) this.socket.close(1000);
+  }
+
+  open() {
+    clearTimeout(this.retryTimer);
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    const socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(this.table)}`);
+    this.socket = socket;
+    this.handlers.status(this.everOpen ? 'reconnecting' : 'connecting', this.attempt);
+    socket.onopen = () => {
+      socket.send(JSON.stringify({ type: 'hello', token: this.token }));
+      this.startPing();
+    };
+    socket.onmessage = (message) => this.receive(socket, message);
+    socket.onclose = (event) => this.closed(socket, event);
+    socket.onerror = () => {};
+  }
+
+  receive(socket, message) {
+    if (socket !== this.socket) return;
+    let frame;
+    try {
+      frame = JSON.parse(message.data);
+    } catch {
+      return;
+    }
+    clearTimeout(this.pongTimer);
+    this.pongTimer = null;
+    if (typeof frame.seq === 'number' && (frame.type === 'welcome' || frame.type === 'update')) {
+      this.seq = frame.seq;
+    }
+    if (frame.type === 'welcome') {
+      const again = this.everOpen;
+      this.everOpen = true;
+      this.attempt = 0;
+      this.handlers.status('open', again);
+    }
+    const handler = this.handlers[frame.type];
+    if (handler) handler(frame);
+  }
+
+  closed(socket, event) {
+    if (socket !== this.socket) return;
+    this.clearPing();
+    this.socket = null;
+    if (this.closedByUs) return;
+    if (event.code === 4401 || event.code === 4404) {
+      this.handlers.rejected(event.code, event.reason);
+      return;
+    }
+    this.scheduleRetry(event.code === 1008 ? 'the server closed the connection' : 'the connection dropped');
+  }
+
+  scheduleRetry(why) {
+    clearTimeout(this.retryTimer);
+    const wait = RETRY_MS[Math.min(this.attempt, RETRY_MS.length - 1)];
+    this.attempt += 1;
+    this.handlers.status('lost', { why, attempt: this.attempt, wait });
+    this.retryTimer = setTimeout(() => this.open(), wait);
+  }
+
+  // The network is gone (or a ping went unanswered): say so and try again.
+  drop(why) {
+    if (this.closedByUs) return;
+    const socket = this.socket;
+    this.socket = null;
+    this.clearPing();
+    if (socket) {
+      socket.onclose = null;
+      socket.onmessage = null;
+      try { socket.close(); } catch { /* already closed */ }
+    }
+    this.scheduleRetry(why);
+  }
+
+  reconnectNow() {
+    if (this.closedByUs || (this.socket && this.socket.readyState <= 1)) return;
+    this.attempt = 0;
+    this.open();
+  }
+
+  startPing() {
+    this.clearPing();
+    this.pingTimer = setInterval(() => {
+      if (!this.socket || this.socket.readyState !== 1) return;
+      this.socket.send(JSON.stringify({ type: 'ping' }));
+      if (!this.pongTimer) {
+        this.pongTimer = setTimeout(() => this.drop('the server stopped answering'), PONG_WITHIN_MS);
+      }
+    }, PING_EVERY_MS);
+  }
+
+  clearPing() {
+    clearInterval(this.pingTimer);
+    clearTimeout(this.pongTimer);
+    this.pingTimer = null;
+    this.pongTimer = null;
+  }
+
+  get isOpen() {
+    return Boolean(this.socket) && this.socket.readyState === 1 && this.everOpen;
+  }
+
+  // Sends a move; returns its client id, or null when not connected.
+  move(text) {
+    if (!this.isOpen) return null;
+    this.counter += 1;
+    const id = `m${this.counter}-${Date.now().toString(36)}`;
+    this.socket.send(JSON.stringify({ type: 'move', id, seq: this.seq, move: text }));
+    return id;
+  }
+
+}

@@ -1,0 +1,61 @@
+// Building elements without innerHTML: every text goes in as text, so names are never markup.
+
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === 'class') el.className = value;
+    else if (key === 'dataset') Object.assign(el.dataset, value);
+    else if (key.startsWith('on') && typeof value === 'function') {
+      el.addEventListener(key.slice(2), value);
+    } else if (value === true) el.setAttribute(key, '');
+    else el.setAttribute(key, String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else el.append(child instanceof Node ? child : String(child));
+  }
+}
+
+export function $(selector, root = document) {
+  return root.querySelector(selector);
+}
+
+export function replace(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+// Arrow keys move the focus along a row of buttons (one tab stop for the whole row).
+export function rovingFocus(container, selector = 'button') {
+  const items = [...container.querySelectorAll(selector)];
+  if (!items.length) return;
+  let current = items.findIndex((item) => item.dataset.focus === '1');
+  if (current < 0) current = 0;
+  items.forEach((item, i) => { item.tabIndex = i === current ? 0 : -1; });
+  container.onkeydown = (event) => {
+    const keys = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: -1e9, End: 1e9 };
+    if (!(event.key in keys) || event.altKey || event.ctrlKey || event.metaKey) return;
+    const list = [...container.querySelectorAll(selector)];
+    const at = list.indexOf(document.activeElement);
+    if (at < 0) return;
+    const next = Math.max(0, Math.min(list.length - 1, at + keys[event.key]));
+    event.preventDefault();
+    list.forEach((item, i) => {
+      item.tabIndex = i === next ? 0 : -1;
+      item.dataset.focus = i === next ? '1' : '';
+    });
+    list[next].focus();
+  };
+}
+
+export function plural(count, word, many = `${word}s`) {
+  return `${count} ${count === 1 ? word : many}`;
+}

@@ -1,0 +1,268 @@
+// The lobby (/): start a table with any game, players and seats, and return to tables joined.
+// The games and rule options come from the server (one home for them); the server checks them.
+
+import { getJSON, postJSON } from './api.js';
+import { $, h, replace } from './dom.js';
+import { allSeats, forgetSeat, keepName, keepSeat, lastName } from './seats.js';
+
+const form = {
+  catalogue: null,
+  values: {},       // option name → value shown
+  seats: [],        // [{kind, bot}] per seat
+  name: lastName(),
+  explainTimer: null,
+};
+
+async function start() {
+  listMyTables();
+  try {
+    form.catalogue = await getJSON('/api/rules');
+  } catch (error) {
+    $('#create-error').textContent = `The games cannot be loaded: ${error.message}`;
+    return;
+  }
+  const presets = form.catalogue.presets;
+  replace($('#preset'), presets.map((p) => h('option', { value: p.name }, title(p.name))));
+  $('#preset').addEventListener('change', () => choosePreset(true));
+  $('#players').addEventListener('change', () => { resizeSeats(); explainSoon(); });
+  $('#reset-options').addEventListener('click', () => choosePreset(true));
+  $('#new-table').addEventListener('submit', create);
+  choosePreset(true);
+}
+
+function title(name) {
+  return name[0].toUpperCase() + name.slice(1);
+}
+
+function preset() {
+  return form.catalogue.presets.find((p) => p.name === $('#preset').value) || form.catalogue.presets[0];
+}
+
+function choosePreset(resetOptions) {
+  const chosen = preset();
+  $('#preset-help').textContent = chosen.description;
+  if (resetOptions) form.values = { ...chosen.values };
+  drawOptions();
+  drawPlayers();
+  explainSoon();
+}
+
+function drawPlayers() {
+  const select = $('#players');
+  const previous = Number(select.value) || 2;
+  const partnership = Boolean(form.values.partnership);
+  const most = Number(form.values.max_players) || form.catalogue.max_players;
+  const counts = [];
+  for (let n = form.catalogue.min_players; n <= most; n += 1) {
+    if (!partnership || n === 4) counts.push(n);
+  }
+  replace(select, counts.map((n) => h('option', { value: String(n) }, String(n))));
+  select.value = String(counts.includes(previous) ? previous : counts.includes(2) ? 2 : counts[0]);
+  $('#players-help').textContent = partnership
+    ? 'Two sides of two, partners sitting opposite (seats 1 and 3 against 2 and 4).'
+    : `From ${counts[0]} to ${counts[counts.length - 1]} players.`;
+  resizeSeats();
+}
+
+function resizeSeats() {
+  const count = Number($('#players').value);
+  while (form.seats.length < count) {
+    form.seats.push(form.seats.length === 0 ? { kind: 'person' } : { kind: 'bot', bot: form.catalogue.default_bot });
+  }
+  form.seats.length = count;
+  drawSeats();
+}
+
+function drawSeats() {
+  const box = $('#seats');
+  const firstPerson = form.seats.findIndex((s) => s.kind === 'person');
+  box.replaceChildren();
+  form.seats.forEach((seat, index) => {
+    const kind = h('select', { id: `seat-kind-${index}`, 'aria-label': `Seat ${index + 1}: who plays` },
+      h('option', { value: 'person' }, 'A person'),
+      h('option', { value: 'bot' }, 'A computer player'));
+    kind.value = seat.kind;
+    kind.addEventListener('change', () => {
+      form.seats[index] = kind.value === 'bot' ? { kind: 'bot', bot: form.catalogue.default_bot } : { kind: 'person' };
+      drawSeats();
+    });
+    const row = h('div', { class: 'seat-setup' }, h('span', { class: 'seat-no' }, `Seat ${index + 1}`), kind);
+    if (seat.kind === 'bot') {
+      const level = h('select', { id: `seat-bot-${index}`, 'aria-label': `Seat ${index + 1}: computer player's level` },
+        form.catalogue.bots.map((bot) => h('option', { value: bot }, botLabel(bot))));
+      level.value = seat.bot;
+      level.addEventListener('change', () => { seat.bot = level.value; });
+      row.append(level);
+    } else if (index === firstPerson) {
+      const name = h('input', { id: 'my-name', maxlength: '40', value: form.name, placeholder: 'Your name', 'aria-label': 'Your name (you take this seat)', required: true });
+      name.addEventListener('input', () => { form.name = name.value; });
+      row.append(name, h('span', { class: 'help' }, 'you'));
+    } else {
+      row.append(h('span', { class: 'help' }, 'open: whoever has the link takes it'));
+    }
+    box.append(row);
+  });
+}
+
+function botLabel(bot) {
+  const words = {
+    random: 'random (plays any legal move)',
+    simple: 'simple (a beginner)',
+    expert: 'expert (a strong player)',
+    mcts: 'mcts (searches; strongest, slowest)',
+  };
+  return words[bot] || bot;
+}
+
+function drawOptions() {
+  const box = $('#options');
+  box.replaceChildren();
+  const base = preset().values;
+  let changed = 0;
+  for (const option of form.catalogue.options) {
+    const value = form.values[option.name];
+    const isChanged = JSON.stringify(value) !== JSON.stringify(base[option.name]);
+    if (isChanged) changed += 1;
+    const id = `opt-${option.name}`;
+    let input;
+    if (option.kind === 'bool') {
+      input = h('input', { id, type: 'checkbox', checked: Boolean(value), 'aria-describedby': `${id}-help` });
+      input.addEventListener('change', () => setOption(option.name, input.checked));
+    } else if (option.kind === 'choice') {
+      input = h('select', { id, 'aria-describedby': `${id}-help` },
+        option.choices.map((choice) => h('option', { value: String(choice) }, String(choice))));
+      input.value = String(value);
+      input.addEventListener('change', () => {
+        const found = option.choices.find((c) => String(c) === input.value);
+        setOption(option.name, found);
+      });
+    } else {
+      input = h('input', { id, type: 'number', inputmode: 'numeric', value: value === null ? '' : String(value),
+        placeholder: option.empty ? 'none' : '', 'aria-describedby': `${id}-help` });
+      input.addEventListener('change', () => {
+        const text = input.value.trim();
+        setOption(option.name, text === '' && option.empty ? null : Number(text));
+      });
+    }
+    const help = h('span', { id: `${id}-help`, class: 'help' }, `${option.meaning} (${option.values})`);
+    const label = h('label', { for: id }, option.name);
+    box.append(option.kind === 'bool'
+      ? h('div', { class: `option check${isChanged ? ' changed' : ''}` }, input, label, help)
+      : h('div', { class: `option${isChanged ? ' changed' : ''}` }, label, input, help));
+  }
+  $('#changed-count').textContent = changed ? `${changed} changed` : 'none changed';
+}
+
+function setOption(name, value) {
+  const focused = document.activeElement && document.activeElement.id;
+  form.values[name] = value;
+  drawOptions();
+  if (name === 'partnership' || name === 'max_players') drawPlayers();
+  if (focused) {
+    const again = document.getElementById(focused);
+    if (again) again.focus();
+  }
+  explainSoon();
+}
+
+function rulesObject() {
+  const base = preset().values;
+  const rules = { preset: preset().name };
+  for (const [name, value] of Object.entries(form.values)) {
+    if (JSON.stringify(value) !== JSON.stringify(base[name])) rules[name] = value;
+  }
+  return rules;
+}
+
+function explainSoon() {
+  clearTimeout(form.explainTimer);
+  form.explainTimer = setTimeout(explain, 150);
+}
+
+async function explain() {
+  try {
+    const answer = await postJSON('/api/rules/explain', { rules: rulesObject(), players: Number($('#players').value) });
+    replace($('#explain'), answer.topics.map((t) => [h('dt', {}, t.topic), h('dd', {}, t.text)]));
+    $('#create-error').textContent = '';
+  } catch (error) {
+    replace($('#explain'), h('dd', {}, error.message));
+    $('#create-error').textContent = error.message;
+  }
+}
+
+async function create(event) {
+  event.preventDefault();
+  const error = $('#create-error');
+  const seats = form.seats.map((seat, index) => {
+    if (seat.kind === 'bot') return { kind: 'bot', bot: seat.bot };
+    const first = form.seats.findIndex((s) => s.kind === 'person') === index;
+    return first ? { kind: 'person', name: form.name.trim() } : { kind: 'person' };
+  });
+  if (!seats.some((s) => s.kind === 'person')) {
+    error.textContent = 'One seat at least must be a person: you.';
+    return;
+  }
+  if (!form.name.trim()) {
+    error.textContent = 'Say your name first: the other players see it.';
+    $('#my-name').focus();
+    return;
+  }
+  const takeover = Number($('#takeover').value);
+  if (!Number.isInteger(takeover) || takeover < 0) {
+    error.textContent = 'The take-over time is a whole number of seconds, 0 or more.';
+    $('#takeover').focus();
+    return;
+  }
+  const body = { rules: rulesObject(), players: seats.length, seats, takeover_s: takeover };
+  const seed = $('#seed').value.trim();
+  if (seed) {
+    if (!/^[0-9]{1,15}$/.test(seed)) {
+      error.textContent = 'The shuffle number is a whole number, 0 or more.';
+      $('#seed').focus();
+      return;
+    }
+    body.seed = Number(seed);
+  }
+  const button = $('#create');
+  button.disabled = true;
+  try {
+    const answer = await postJSON('/api/tables', body);
+    keepName(form.name.trim());
+    keepSeat(answer.table, answer.seat, answer.token, form.name.trim());
+    location.assign(answer.url || `/t/${encodeURIComponent(answer.table)}`);
+  } catch (failure) {
+    error.textContent = `The table was not started: ${failure.message}`;
+    button.disabled = false;
+  }
+}
+
+async function listMyTables() {
+  const seats = allSeats();
+  const list = $('#my-tables');
+  if (!seats.length) return;
+  $('#mine-section').hidden = false;
+  list.replaceChildren();
+  for (const entry of seats) {
+    const item = h('li', {}, h('span', { class: 'what' }, `Table ${entry.table.slice(0, 8)}…, as ${entry.name || `seat ${entry.seat + 1}`}`));
+    list.append(item);
+    const forget = h('button', { type: 'button', class: 'quiet' }, 'Forget');
+    forget.addEventListener('click', () => { forgetSeat(entry.table); item.remove(); });
+    try {
+      const summary = await getJSON(`/api/tables/${encodeURIComponent(entry.table)}`);
+      const names = summary.seats.map((s, i) => s.name || (s.kind === 'bot' ? `computer` : `open seat ${i + 1}`));
+      const preset = (summary.rules && summary.rules.preset) || 'classic';
+      const status = { waiting: 'waiting for players', playing: 'in play', over: 'over' }[summary.status] || summary.status;
+      replace(item.querySelector('.what'), h('strong', {}, title(preset)), ` with ${names.join(', ')}: ${status}`);
+      if (summary.status === 'over') {
+        item.append(h('a', { class: 'button-link', href: `/t/${encodeURIComponent(entry.table)}/replay` }, 'Replay'));
+      } else {
+        item.append(h('a', { class: 'button-link primary', href: `/t/${encodeURIComponent(entry.table)}` }, 'Return to the table'));
+      }
+    } catch (error) {
+      item.querySelector('.what').append(error.status === 404 ? ': this table no longer exists' : `: ${error.message}`);
+    }
+    item.append(forget);
+  }
+}
+
+start();

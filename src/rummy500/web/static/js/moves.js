@@ -1,0 +1,70 @@
+// What the engine's legal moves allow, read for the controls: which buttons to offer, which
+// pile cards can be taken, which melds a selected card can go on. No rule is decided here:
+// a move the list does not hold is still sent when asked for, and the engine says why not.
+
+import { plainFace } from './cards.js';
+import { moveParts } from './words.js';
+
+export function readLegal(legal) {
+  const info = {
+    all: new Set(legal || []), draw: false, end: false, pass: false,
+    takes: new Set(), discards: new Set(), melds: [], layoffs: [], claims: [],
+  };
+  for (const text of legal || []) {
+    const { kind, cards, meld } = moveParts(text);
+    if (kind === 'draw') info.draw = true;
+    else if (kind === 'end') info.end = true;
+    else if (kind === 'pass') info.pass = true;
+    else if (kind === 'take') info.takes.add(cards[0]);
+    else if (kind === 'discard') info.discards.add(cards[0]);
+    else if (kind === 'meld') info.melds.push({ text, cards });
+    else if (kind === 'layoff') info.layoffs.push({ text, card: cards[0], meld });
+    else if (kind.startsWith('rummy')) info.claims.push({ text, kind, cards, meld });
+  }
+  return info;
+}
+
+function sameCards(a, b) {
+  if (a.length !== b.length) return false;
+  const x = a.map(plainFace).sort();
+  const y = b.map(plainFace).sort();
+  return x.every((card, i) => card === y[i]);
+}
+
+// The legal melds made of exactly the selected cards (several when a joker can stand for
+// different cards).
+export function meldsFor(info, selected) {
+  return info.melds.filter((meld) => sameCards(meld.cards, selected));
+}
+
+export function layoffsFor(info, card, meldId = null) {
+  return info.layoffs.filter((layoff) => plainFace(layoff.card) === plainFace(card)
+    && (meldId === null || layoff.meld === meldId));
+}
+
+// The melds on the table that a selected card may be laid off on.
+export function layoffTargets(info, selected) {
+  if (selected.length !== 1) return new Set();
+  return new Set(layoffsFor(info, selected[0]).map((layoff) => layoff.meld));
+}
+
+// Some legal meld holds all the selected cards (so selecting more may make one).
+export function couldMeld(info, selected) {
+  if (!selected.length) return false;
+  return info.melds.some((meld) => {
+    const left = meld.cards.map(plainFace);
+    return selected.every((card) => {
+      const at = left.indexOf(plainFace(card));
+      if (at < 0) return false;
+      left.splice(at, 1);
+      return true;
+    });
+  });
+}
+
+// The pile cards a take may name: `take 7h`, or `take 7h/2` for the lower of two copies.
+export function takeText(pile, index) {
+  const face = pile[index];
+  const above = pile.slice(index + 1).includes(face);
+  return `take ${face}${above ? '/2' : ''}`;
+}

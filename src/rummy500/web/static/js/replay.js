@@ -1,0 +1,190 @@
+// Replays (/t/<id>/replay for a finished table, /replay for a record file): the engine replays
+// the record on the server; this page steps through the positions with every hand shown.
+
+import { getJSON, postJSON } from './api.js';
+import { renderHand, renderMelds, renderPile, seatBadge, seatMarks } from './board.js';
+import { cardBack } from './cards.js';
+import { $, h, plural, replace } from './dom.js';
+
+const view = { data: null, deal: 0, step: 0, timer: null, marks: [] };
+
+async function start() {
+  const parts = location.pathname.split('/').filter(Boolean);
+  bindControls();
+  if (parts[0] === 't' && parts[1]) {
+    const table = decodeURIComponent(parts[1]);
+    $('#title').textContent = 'Replay of a table';
+    try {
+      const [summary, record] = await Promise.all([
+        getJSON(`/api/tables/${encodeURIComponent(table)}`),
+        getJSON(`/api/tables/${encodeURIComponent(table)}/record`),
+      ]);
+      const names = summary.seats.map((s, i) => s.name || (s.kind === 'bot' ? `Computer ${i + 1}` : `Seat ${i + 1}`));
+      await load({ record, names });
+    } catch (error) {
+      fail(error.status === 409 ? 'This game is not over yet: its replay opens when it ends.' : error.message);
+    }
+    return;
+  }
+  $('#upload').hidden = false;
+  const input = $('#record-file');
+  input.addEventListener('change', () => input.files[0] && readFile(input.files[0]));
+  const drop = $('#drop');
+  drop.addEventListener('dragover', (event) => { event.preventDefault(); drop.classList.add('over'); });
+  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+  drop.addEventListener('drop', (event) => {
+    event.preventDefault();
+    drop.classList.remove('over');
+    const file = event.dataTransfer.files[0];
+    if (file) readFile(file);
+  });
+}
+
+function fail(text) {
+  $('#replay-error').textContent = text;
+}
+
+async function readFile(file) {
+  fail('');
+  if (file.size > 4 * 1024 * 1024) {
+    fail('That file is larger than 4 MiB: it is not a game record.');
+    return;
+  }
+  const text = await file.text();
+  let record;
+  try {
+    record = JSON.parse(text);
+  } catch {
+    fail(`${file.name} is not JSON, so it is not a game record.`);
+    return;
+  }
+  try {
+    await load(record);
+    $('#title').textContent = `Replay of ${file.name}`;
+    $('#upload').hidden = true;
+    $('#another').hidden = false;
+  } catch (error) {
+    fail(error.message);
+  }
+}
+
+async function load(body) {
+  view.data = await postJSON('/api/replay', body);
+  view.marks = seatMarks(view.data.names);
+  replace($('#deal-select'), view.data.deals.map((d, i) => h('option', { value: String(i) }, `${d.number} of ${view.data.deals.length}`)));
+  $('#outcome').textContent = `${view.data.players} players, ${view.data.rules.preset}. ${view.data.outcome}`;
+  $('#viewer').hidden = false;
+  goTo(0, 0);
+  $('#next-step').focus();
+}
+
+function bindControls() {
+  $('#deal-select').addEventListener('change', () => goTo(Number($('#deal-select').value), 0));
+  $('#first-step').addEventListener('click', () => goTo(view.deal, 0));
+  $('#prev-step').addEventListener('click', () => step(-1));
+  $('#next-step').addEventListener('click', () => step(1));
+  $('#last-step').addEventListener('click', () => goTo(view.deal, steps().length - 1));
+  $('#step-range').addEventListener('input', () => goTo(view.deal, Number($('#step-range').value)));
+  $('#play-steps').addEventListener('click', togglePlay);
+  document.addEventListener('keydown', (event) => {
+    if (!view.data || event.target.tagName === 'INPUT' || event.target.tagName === 'SELECT') return;
+    if (event.key === 'ArrowRight') { event.preventDefault(); step(1); }
+    if (event.key === 'ArrowLeft') { event.preventDefault(); step(-1); }
+    if (event.key === 'Home') { event.preventDefault(); goTo(view.deal, 0); }
+    if (event.key === 'End') { event.preventDefault(); goTo(view.deal, steps().length - 1); }
+  });
+}
+
+function steps() {
+  return view.data.deals[view.deal].steps;
+}
+
+function step(by) {
+  const last = steps().length - 1;
+  const next = view.step + by;
+  if (next > last && view.deal < view.data.deals.length - 1) goTo(view.deal + 1, 0);
+  else if (next < 0 && view.deal > 0) goTo(view.deal - 1, view.data.deals[view.deal - 1].steps.length - 1);
+  else goTo(view.deal, Math.max(0, Math.min(last, next)));
+}
+
+function togglePlay() {
+  const button = $('#play-steps');
+  if (view.timer) {
+    clearInterval(view.timer);
+    view.timer = null;
+  } else {
+    view.timer = setInterval(() => {
+      const atEnd = view.deal === view.data.deals.length - 1 && view.step === steps().length - 1;
+      if (atEnd) togglePlay();
+      else step(1);
+    }, 900);
+  }
+  button.setAttribute('aria-pressed', String(Boolean(view.timer)));
+  button.textContent = view.timer ? 'Pause' : 'Play';
+}
+
+function goTo(deal, index) {
+  const changedDeal = deal !== view.deal || !$('#steps').children.length;
+  view.deal = deal;
+  view.step = index;
+  $('#deal-select').value = String(deal);
+  const list = steps();
+  const range = $('#step-range');
+  range.max = String(list.length - 1);
+  range.value = String(index);
+  $('#step-count').textContent = `move ${index} of ${list.length - 1}`;
+  if (changedDeal) drawStepList();
+  for (const item of $('#steps').children) item.classList.toggle('current', Number(item.dataset.step) === index);
+  const current = $('#steps li.current');
+  if (current) current.scrollIntoView({ block: 'nearest' });
+  drawPosition(list[index], index === list.length - 1);
+}
+
+function drawStepList() {
+  const box = $('#steps');
+  box.replaceChildren();
+  steps().forEach((s, i) => {
+    const b = h('button', { type: 'button' }, s.text);
+    b.addEventListener('click', () => goTo(view.deal, i));
+    box.append(h('li', { dataset: { step: String(i) } }, b));
+  });
+}
+
+function drawPosition(s, last) {
+  const data = view.data;
+  $('#step-text').textContent = s.text;
+  replace($('#stock'), h('div', { class: 'stock-box', 'aria-label': `Stock: ${plural(s.stock, 'card')}` },
+    cardBack('pile'), h('span', { class: 'stock-count' }, `Stock ${s.stock}`)));
+  renderPile($('#pile'), s.pile, { mustUse: s.must_use });
+  renderMelds($('#melds'), s.melds, data.names, view.marks);
+  const hands = $('#hands');
+  hands.replaceChildren();
+  s.hands.forEach((cards, seat) => {
+    const box = h('div', { class: `seat-hand${s.turn === seat && s.phase !== 'over' ? ' turn' : ''}` },
+      h('div', { class: 'player-head' }, seatBadge(seat, view.marks, data.names), h('span', {}, data.names[seat]),
+        h('span', { class: 'muted' }, ` ${plural(cards.length, 'card')}, table ${s.credit[seat]}`),
+        s.turn === seat && s.phase !== 'over' ? h('span', { class: 'turn-mark' }, '▶ to play') : null),
+      h('div', { class: 'seat-cards' }));
+    renderHand(box.querySelector('.seat-cards'), cards, { size: 'pile', label: `${data.names[seat]}'s hand` });
+    hands.append(box);
+  });
+  const sheet = $('#sheet');
+  const deal = data.deals[view.deal];
+  if (last && deal.sheet) {
+    const sides = data.sides;
+    replace(sheet, h('h2', {}, `Deal ${deal.number} is over: ${deal.sheet.ending}`),
+      h('table', { class: 'sheet' },
+        h('thead', {}, h('tr', {}, h('th', {}, 'Player'), h('th', {}, 'On the table'), h('th', {}, 'In hand'))),
+        h('tbody', {}, deal.sheet.melded.map((m, seat) => h('tr', {}, h('th', {}, data.names[seat]), h('td', {}, String(m)), h('td', {}, String(-deal.sheet.in_hand[seat])))))),
+      h('table', { class: 'sheet' },
+        h('thead', {}, h('tr', {}, h('th', {}, data.partnership ? 'Side' : 'Player'), h('th', {}, 'This deal'), h('th', {}, 'Total'))),
+        h('tbody', {}, deal.sheet.scores.map((score, side) => h('tr', {}, h('th', {}, sides[side]), h('td', {}, String(score)), h('td', {}, String(deal.sheet.totals[side])))))),
+      deal.sheet.notes.map((note) => h('p', { class: 'muted small' }, note)),
+      h('p', {}, deal.sheet.outcome));
+    sheet.hidden = false;
+  } else {
+    sheet.hidden = true;
+  }
+}
+
+start();

@@ -1,0 +1,330 @@
+"""The browser tests' kit: Debian's Chromium driven by Playwright against a real ``rummy500
+serve`` process on loopback, and a driver that plays a seat through the page as a person does
+(clicks on cards, piles, melds and buttons), choosing among the legal moves the page offers.
+
+Without ``/usr/bin/chromium`` the browser tests skip, except in CI (``RUMMY500_CI=1``), where
+they fail.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from serverkit import start_server
+
+CHROMIUM = Path("/usr/bin/chromium")
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-component-update", "--no-first-run"]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 360, "height": 740}
+WAIT_MS = 20_000
+"""How long a page may take to show a change (computer players think up to a few seconds)."""
+
+
+def need_chromium() -> None:
+    """Skip without Chromium, or fail in CI, where the browser tests must run."""
+    if CHROMIUM.exists():
+        return
+    message = f"the browser tests need Debian's Chromium at {CHROMIUM} (apt-get install chromium)"
+    if os.environ.get("RUMMY500_CI") == "1":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+class Server:
+    """A ``rummy500 serve`` process (:func:`serverkit.start_server`) and its HTTP API."""
+
+    def __init__(self, database: Path, pace: float = 0.05) -> None:
+        self.process = start_server(f"sqlite:///{database}", database.parent, pace=pace)
+        self.url = self.process.base
+
+    def request(self, method: str, path: str, body: Any = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.url + path, data=data, method=method,
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.loads(response.read())
+
+    def get(self, path: str) -> Any:
+        return self.request("GET", path)
+
+    def post(self, path: str, body: Any) -> Any:
+        return self.request("POST", path, body)
+
+    def stop(self) -> None:
+        self.process.stop()
+
+
+@pytest.fixture(scope="session")
+def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("serve") / "tables.db")
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Chromium for one test module. Playwright's sync API marks the thread's event loop as
+    running while it is started, so it must stop before the asyncio tests of other modules run."""
+    need_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                              args=LAUNCH_ARGS)
+        yield launched
+        launched.close()
+
+
+class Problems:
+    """Every console error, page error and Content-Security-Policy report of a page."""
+
+    def __init__(self, page: Any) -> None:
+        self.seen: list[str] = []
+        page.on("console", lambda m: self.seen.append(f"console {m.type}: {m.text}")
+                if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.seen.append(f"page error: {e}"))
+
+    def real(self) -> list[str]:
+        """The problems, leaving out a dropped connection's reports (tests drop them) and the
+        server's answers that the page shows in words (409, 422: settings or a record that
+        cannot be played)."""
+        expected = ("ERR_INTERNET_DISCONNECTED", "WebSocket connection",
+                    "status of 409", "status of 422")
+        return [p for p in self.seen if not any(e in p for e in expected)]
+
+
+def new_page(browser: Any, viewport: dict[str, int] = DESKTOP, **options: Any) -> tuple[Any, Any]:
+    context = browser.new_context(viewport=viewport, **options)
+    context.set_default_timeout(WAIT_MS)
+    page = context.new_page()
+    return context, page
+
+
+# -- playing a seat through the page ------------------------------------------------------------
+
+
+class Seat:
+    """One person at the table page: reads what the page shows and plays by clicking."""
+
+    def __init__(self, page: Any, *, tap: bool = False) -> None:
+        self.page = page
+        self.problems = Problems(page)
+        self.tap = tap
+        """Tap (a touch screen) rather than click."""
+
+    def press(self, selector: str) -> None:
+        if self.tap:
+            self.page.tap(selector)
+        else:
+            self.page.click(selector)
+
+    def seq(self) -> int:
+        value = self.page.evaluate("document.body.dataset.seq")
+        return -1 if value is None else int(value)
+
+    def my_turn(self) -> bool:
+        """The page shows it is this seat's turn and is ready for a move."""
+        return bool(self.page.evaluate(
+            "Boolean(document.querySelector('#status.yours')) && "
+            "Boolean(document.querySelector('#actions button[data-action=hint]:enabled'))"))
+
+    def legal(self) -> list[str]:
+        values: list[str] = self.page.eval_on_selector_all(
+            "#legal-list option", "els => els.map(e => e.value)")
+        return values
+
+    def hand(self) -> list[str]:
+        cards: list[str] = self.page.eval_on_selector_all(
+            "#hand button.card", "els => els.map(e => e.dataset.card)")
+        return cards
+
+    def pile(self) -> list[str]:
+        cards: list[str] = self.page.eval_on_selector_all(
+            "#pile .card", "els => els.map(e => e.dataset.card)")
+        return cards
+
+    def meld_seats(self) -> dict[str, set[int]]:
+        """Each meld's id and the seats that laid its cards."""
+        found: dict[str, list[int]] = self.page.evaluate(
+            """() => Object.fromEntries([...document.querySelectorAll('#melds .meld')].map(m => [
+                m.querySelector('.meld-id').textContent,
+                [...m.querySelectorAll('.meld-card')].map(c => Number(c.dataset.by))]))""")
+        return {meld: set(seats) for meld, seats in found.items()}
+
+    def log(self) -> list[str]:
+        lines: list[str] = self.page.eval_on_selector_all(
+            "#log li", "els => els.map(e => e.textContent)")
+        return lines
+
+    def message(self) -> str:
+        text: str = self.page.inner_text("#message")
+        return text
+
+    def wait_change(self, seq: int) -> None:
+        """Wait until the page shows a table change after ``seq``."""
+        self.page.wait_for_function("s => Number(document.body.dataset.seq) > s", arg=seq)
+
+    def clear(self) -> None:
+        while self.page.query_selector("#hand button.card[aria-pressed='true']"):
+            self.press("#hand button.card[aria-pressed='true']")
+
+    def select(self, cards: list[str]) -> None:
+        """Select ``cards`` in the hand (a declared joker ``*=6h`` is the hand's ``*``)."""
+        self.clear()
+        for card in cards:
+            face = "*" if card.startswith("*") else card
+            self.press(f"#hand button.card[data-card='{face}'][aria-pressed='false']")
+
+    def play(self, move: str) -> None:
+        """Make ``move`` by clicking, as a person would, and wait for the table to change."""
+        seq = self.seq()
+        words = move.split()
+        kind = words[0]
+        if kind == "draw":
+            self.press("#stock button")
+        elif kind == "take":
+            pile = self.pile()
+            index = len(pile) - 1 - pile[::-1].index(words[1])
+            self.press(f"#pile button[data-index='{index}']")
+        elif kind == "meld":
+            self.select(words[1:])
+            self.press("#actions button[data-action='meld']")
+            self._choose(move)
+        elif kind == "layoff":
+            self.select([words[1]])
+            self.press(f"#melds button[data-meld='{words[2]}']")
+            self._choose(move)
+        elif kind == "discard":
+            self.select([words[1]])
+            self.press("#actions button[data-action='discard']")
+        else:
+            self.press(f"#actions button[data-move='{move}']")
+        self.wait_change(seq)
+
+    def _choose(self, move: str) -> None:
+        chooser = self.page.locator("#chooser")
+        if chooser.is_visible():
+            chooser.locator(f"button[data-move='{move}']").click()
+
+
+def choose_move(seat: Seat, me: int) -> str:
+    """:func:`plain_choice` among the moves the page offers, as it shows the table."""
+    return plain_choice(seat.legal(), seat.pile(), seat.meld_seats(), me)
+
+
+def plain_choice(legal: list[str], pile: list[str], meld_seats: dict[str, set[int]],
+                 me: int) -> str:
+    """A plain person's choice among the legal moves: take deep from the pile whenever
+    possible, lay off on other players' melds first, meld the most cards, and discard the
+    highest card otherwise."""
+    takes = [m for m in legal if m.startswith("take ")]
+    deep = [m for m in takes if pile and m.split()[1] != pile[-1]]
+    if deep:
+        return min(deep, key=lambda m: pile.index(m.split()[1]))
+    if "draw" in legal:
+        return "draw"
+    if takes:
+        return takes[0]
+    claims = [m for m in legal if m.startswith("rummy ")]
+    if claims:
+        return claims[0]
+    if "pass" in legal:
+        return "pass"
+    others = {meld for meld, seats in meld_seats.items() if seats - {me}}
+    layoffs = [m for m in legal if m.startswith("layoff ") and "*" not in m]
+    on_others = [m for m in layoffs if m.split()[2] in others]
+    if on_others:
+        return on_others[0]
+    melds = [m for m in legal if m.startswith("meld ")]
+    if melds:
+        return max(melds, key=lambda m: len(m.split()))
+    if layoffs:
+        return layoffs[0]
+    discards = [m for m in legal if m.startswith("discard ")]
+    if discards:
+        return max(discards, key=lambda m: "A23456789TJQK*".find(m.split()[1][0]))
+    return legal[0]
+
+
+# -- the lobby and joining ------------------------------------------------------------------------
+
+
+def create_in_lobby(page: Any, server: Server, *, name: str, preset: str = "classic",
+                    seats: list[str] | None = None, options: dict[str, Any] | None = None,
+                    seed: int | None = None, takeover_s: int = 0) -> str:
+    """Start a table from the lobby as a person does; the page lands at the table. ``seats``
+    lists each seat as ``person`` or a computer player's name (the first person is you).
+    Returns the invitation link the table page shows."""
+    seats = seats or ["person", "expert"]
+    page.goto(server.url + "/")
+    page.select_option("#preset", preset)
+    page.wait_for_function("p => document.querySelector('#preset-help').textContent.length > 0",
+                           arg=preset)
+    if options or seed is not None:
+        page.click("#options-details summary")
+    for option, value in (options or {}).items():
+        field = page.locator(f"#opt-{option}")
+        if isinstance(value, bool):
+            field.set_checked(value)
+        elif field.evaluate("e => e.tagName") == "SELECT":
+            field.select_option(str(value))
+        else:
+            field.fill("" if value is None else str(value))
+            field.dispatch_event("change")
+    page.select_option("#players", str(len(seats)))
+    for index, kind in enumerate(seats):
+        page.select_option(f"#seat-kind-{index}", "person" if kind == "person" else "bot")
+        if kind != "person":
+            page.select_option(f"#seat-bot-{index}", kind)
+    page.fill("#my-name", name)
+    page.fill("#takeover", str(takeover_s))
+    if seed is not None:
+        page.fill("#seed", str(seed))
+    page.click("#create")
+    page.wait_for_url("**/t/**")
+    page.wait_for_selector("#waiting:not([hidden]), #game:not([hidden])")
+    link: str = page.input_value("#invite-link")
+    return link
+
+
+def join_by_link(page: Any, link: str, name: str) -> None:
+    """Open an invitation link and take the first open seat under ``name``."""
+    page.goto(link)
+    page.wait_for_selector("#join:not([hidden])")
+    field = page.locator("#join-seats input").first
+    field.fill(name)
+    page.locator("#join-seats button.primary").first.click()
+    page.wait_for_selector("#waiting:not([hidden]), #game:not([hidden])")
+
+
+def sheet_open(page: Any) -> bool:
+    return bool(page.evaluate("document.querySelector('#sheet').open"))
+
+
+def play_deal(seats: dict[int, Seat], on_turn: Any = None, limit: int = 600) -> int:
+    """Play the people's turns by :func:`choose_move` until a deal's score sheet opens;
+    ``on_turn(seat, page)``, called before each move, may make the move itself (True).
+    Returns the moves made."""
+    made = 0
+    deadline = time.monotonic() + 300
+    while made < limit and time.monotonic() < deadline:
+        if any(sheet_open(seat.page) for seat in seats.values()):
+            return made
+        for number, seat in seats.items():
+            if seat.my_turn():
+                if not (on_turn and on_turn(number, seat)):
+                    seat.play(choose_move(seat, number))
+                made += 1
+                break
+        else:
+            time.sleep(0.1)
+    raise AssertionError(f"no deal ended after {made} moves")
