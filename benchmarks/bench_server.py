@@ -1,0 +1,613 @@
+"""Load on ``rummy500 serve``: many four-seat tables, every seat a WebSocket client.
+
+Run: ``.venv/bin/python benchmarks/bench_server.py`` (``--tables 250 --seconds 60
+--database both``; ``--json`` for one JSON object on stdout).
+
+Each table has four ``person`` seats, so every move comes from a client; each seat is
+its own WebSocket connection that plays a random legal move from its ``state.legal``
+when it is its turn, and waits for the ``ack`` (or ``refused``) before its next one.
+A real ``rummy500 serve`` process is started for each database: SQLite in a temporary
+file, PostgreSQL in a scratch database created on ``--postgres`` and dropped afterwards.
+A finished game is replaced by a new table.
+
+Load model:
+
+- ``--rate R`` (moves/s over all tables, default 500): each table is paced at
+  ``R / tables`` moves a second, so latency is measured at a chosen load (an open
+  model: a late table catches up, it never skips).
+- ``--rate 0``: unpaced, a closed loop. Each seat moves as soon as it is its turn, so
+  every table has one move in flight all the time and the figure is the most the
+  server takes. By Little's law the latency is then ``tables / throughput`` whatever
+  the server does (250 tables at 500 moves/s: 0.5 s).
+
+Either way a connection never sends more than 18 frames in a second (the server drops
+frames beyond 20). Figures: accepted moves per second (acks within the measured
+window), move-to-ack latency (client clock, from the send to the ack), and the
+server's resident memory (VmRSS from ``/proc/<pid>/status``) sampled during the run.
+
+The clients run in ``--workers`` processes (default 2). The machine's cores are shared
+by the server, the database and the load generator: the summary gives the CPU each of
+them used, so a figure limited by the generator shows as such.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import multiprocessing
+import multiprocessing.connection
+import os
+import random
+import resource
+import secrets
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from collections import Counter, deque
+from dataclasses import dataclass, field
+from multiprocessing.sharedctypes import Synchronized
+from pathlib import Path
+from typing import Any
+
+POSTGRES_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
+FRAMES_PER_SECOND = 18
+"""What a client sends at most in any second (the server's limit is 20)."""
+START_TIMEOUT = 60.0
+CREATE_CONCURRENCY = 16
+CONNECT_CONCURRENCY = 64
+
+
+# -- the server ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Served:
+    process: subprocess.Popen[str]
+    base: str
+    log: Path
+
+
+def start_server(database: str, log: Path) -> Served:
+    """``python -m rummy500 serve --port 0``: wait until it says where it listens."""
+    command = [sys.executable, "-m", "rummy500", "serve", "--port", "0", "--database",
+               database, "--pace", "0"]
+    with log.open("w") as errors:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, text=True,
+                                   env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    found: list[str] = []
+
+    def read() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            found.append(line)
+
+    threading.Thread(target=read, daemon=True).start()
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        for line in list(found):
+            if "listening on http://" in line:
+                base = line.split("listening on ", 1)[1].strip().rstrip("/")
+                return Served(process, base, log)
+        if process.poll() is not None:
+            break
+        time.sleep(0.05)
+    process.kill()
+    raise RuntimeError(f"serve did not start:\n{log.read_text()}")
+
+
+def stop_server(served: Served) -> None:
+    if served.process.poll() is None:
+        served.process.send_signal(signal.SIGTERM)
+        try:
+            served.process.wait(30)
+        except subprocess.TimeoutExpired:
+            served.process.kill()
+            served.process.wait(10)
+
+
+def rss_kib(pid: int) -> int | None:
+    """Resident memory of ``pid`` (VmRSS, KiB)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU of ``pid`` so far (seconds)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def postgres_cpu_seconds() -> float:
+    """CPU used so far by every ``postgres`` process on the machine (all databases)."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() == "postgres":
+                    total += cpu_seconds(int(entry.name))
+            except OSError:
+                continue
+    return total
+
+
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) jiffies of every core since boot, from ``/proc/stat``."""
+    numbers = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = numbers[3] + numbers[4]
+    total = sum(numbers[:8])
+    return total - idle, total
+
+
+def raise_open_files(wanted: int) -> int:
+    """Raise RLIMIT_NOFILE towards ``wanted`` (as far as the hard limit lets); the limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        soft = target
+    return int(soft)
+
+
+# -- the clients (one worker process) ---------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)
+    refusals: Counter[str] = field(default_factory=Counter)
+    games: int = 0
+    tables: int = 0
+    failures: list[str] = field(default_factory=list)
+
+
+class Window:
+    """The measured window, as wall-clock times the main process sets (0: not yet)."""
+
+    def __init__(self, start: Synchronized[float], end: Synchronized[float]) -> None:
+        self.start, self.end = start, end
+
+    def inside(self, at: float) -> bool:
+        start = self.start.value
+        return 0 < start <= at and (self.end.value == 0 or at < self.end.value)
+
+
+def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=120) as answer:
+        result: dict[str, Any] = json.loads(answer.read())
+        return result
+
+
+def new_table(base: str) -> tuple[str, list[str]]:
+    """A four-seat table of people, every seat taken: its id and the four tokens."""
+    made = post(base, "/api/tables", {
+        "rules": {"preset": "classic"}, "players": 4, "takeover_s": 0,
+        "seats": [{"kind": "person", "name": f"Load {i}"} for i in range(4)]})
+    tokens = [str(made["token"])]
+    for seat in (1, 2, 3):
+        tokens.append(str(post(base, f"/api/tables/{made['table']}/seats/{seat}", {})["token"]))
+    return str(made["table"]), tokens
+
+
+class Seat:
+    """One seat's connection: random legal moves on its turn, paced by its table."""
+
+    def __init__(self, socket: Any, table: TableLoad) -> None:
+        self.socket = socket
+        self.table = table
+        self.state: dict[str, Any] = {}
+        self.seq = -1
+        self.pending: str | None = None
+        self.sent_at = 0.0
+        self.sends: deque[float] = deque()
+        self.ids = 0
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        now = time.monotonic()
+        if len(self.sends) >= FRAMES_PER_SECOND:
+            wait = self.sends[0] + 1.0 - now
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self.sends.popleft()
+        self.sends.append(time.monotonic())
+        await self.socket.send(json.dumps(frame))
+
+    async def run(self) -> None:
+        """Until the game is over (or the run ends)."""
+        load = self.table.load
+        tally = load.tally
+        while not load.stopping:
+            text = await self.socket.recv()
+            frame = json.loads(text)
+            kind = frame.get("type")
+            if kind in ("welcome", "update"):
+                self.state, self.seq = frame["state"], frame["seq"]
+                if self.state.get("over"):
+                    return
+            elif kind == "ack" and frame.get("id") == self.pending:
+                now = time.time()
+                if load.window.inside(self.sent_at):
+                    tally.latencies.append(now - self.sent_at)
+                    load.count.value += 1
+                self.pending = None
+            elif kind == "refused" and frame.get("id") == self.pending:
+                tally.refusals[str(frame.get("code"))] += 1
+                self.pending = None
+            elif kind == "error":
+                tally.refusals[f"error {frame.get('code')}"] += 1
+                self.pending = None
+            if self.pending is None and self.state.get("legal"):
+                await self.table.due()
+                if load.stopping:
+                    return
+                self.ids += 1
+                self.pending = f"m{self.ids}"
+                self.sent_at = time.time()
+                await self.send({"type": "move", "id": self.pending, "seq": self.seq,
+                                 "move": load.rng.choice(self.state["legal"])})
+
+
+class TableLoad:
+    """One table's four seats, and its pace."""
+
+    def __init__(self, load: Load) -> None:
+        self.load = load
+        self.next_at = 0.0
+
+    async def due(self) -> None:
+        interval = self.load.interval
+        if interval <= 0:
+            return
+        now = time.monotonic()
+        if self.next_at == 0.0:
+            self.next_at = now + self.load.rng.random() * interval
+        wait = self.next_at - now
+        self.next_at += interval
+        if wait > 0:
+            await asyncio.sleep(wait)
+
+    async def play(self, ready: asyncio.Event) -> None:
+        """Tables one after another: a finished game is replaced by a new table."""
+        import websockets
+
+        load = self.load
+        first = True
+        while not load.stopping:
+            async with load.creating:
+                table_id, tokens = await asyncio.to_thread(new_table, load.base)
+            load.tally.tables += 1
+            url = load.base.replace("http://", "ws://", 1) + f"/ws/{table_id}"
+            sockets = []
+            try:
+                for token in tokens:
+                    async with load.connecting:
+                        socket = await websockets.connect(
+                            url, open_timeout=120, max_size=2**24, ping_interval=None,
+                            compression="deflate" if load.deflate else None)
+                    sockets.append(socket)
+                    await socket.send(json.dumps({"type": "hello", "token": token}))
+                if first:
+                    first = False
+                    ready.set()
+                    await load.go.wait()
+                seats = [Seat(socket, self) for socket in sockets]
+                await asyncio.gather(*(seat.run() for seat in seats))
+                if not load.stopping:
+                    load.tally.games += 1
+            finally:
+                for socket in sockets:
+                    with contextlib.suppress(Exception):
+                        await socket.close()
+
+
+class Load:
+    """The tables of one worker process."""
+
+    def __init__(self, base: str, tables: int, interval: float, deflate: bool, seed: int,
+                 window: Window, count: Synchronized[int]) -> None:
+        self.base = base
+        self.tables = tables
+        self.interval = interval
+        self.deflate = deflate
+        self.rng = random.Random(seed)
+        self.window = window
+        self.count = count
+        self.tally = Tally()
+        self.stopping = False
+        self.go = asyncio.Event()
+        self.creating = asyncio.Semaphore(CREATE_CONCURRENCY)
+        self.connecting = asyncio.Semaphore(CONNECT_CONCURRENCY)
+
+    async def run(self, pipe: multiprocessing.connection.Connection) -> None:
+        loop = asyncio.get_running_loop()
+        readies = [asyncio.Event() for _ in range(self.tables)]
+        tasks = [asyncio.ensure_future(TableLoad(self).play(ready)) for ready in readies]
+        waiting: asyncio.Future[Any] = asyncio.ensure_future(
+            asyncio.gather(*(r.wait() for r in readies)))
+        watched: list[asyncio.Future[Any]] = [waiting, *tasks]
+        done, _ = await asyncio.wait(watched, return_when=asyncio.FIRST_COMPLETED)
+        if waiting not in done:
+            for task in done:
+                if task.exception() is not None:
+                    self.tally.failures.append(repr(task.exception()))
+        pipe.send(("ready", len(self.tally.failures)))
+        await loop.run_in_executor(None, pipe.recv)  # go
+        self.go.set()
+        await loop.run_in_executor(None, pipe.recv)  # stop
+        self.stopping = True
+        await asyncio.sleep(0.5)
+        for task in tasks:
+            task.cancel()
+        for result in await asyncio.gather(*tasks, return_exceptions=True):
+            if isinstance(result, BaseException) and not isinstance(
+                    result, asyncio.CancelledError):
+                self.tally.failures.append(repr(result))
+        pipe.send(("done", self.tally.latencies, dict(self.tally.refusals), self.tally.games,
+                   self.tally.tables, self.tally.failures[:5]))
+
+
+def worker(base: str, tables: int, interval: float, deflate: bool, seed: int,
+           start: Synchronized[float], end: Synchronized[float], count: Synchronized[int],
+           pipe: multiprocessing.connection.Connection) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process decides when to stop
+    try:
+        import uvloop
+        runner: Any = uvloop.run
+    except ImportError:
+        runner = asyncio.run
+    load = Load(base, tables, interval, deflate, seed, Window(start, end), count)
+    runner(load.run(pipe))
+
+
+# -- one run ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Result:
+    database: str
+    tables: int
+    clients: int
+    workers: int
+    rate: float
+    seconds: float
+    moves: int = 0
+    moves_per_s: float = 0.0
+    p50_ms: float = 0.0
+    p99_ms: float = 0.0
+    max_ms: float = 0.0
+    rss_mib: list[tuple[float, float]] = field(default_factory=list)
+    """(seconds into the measured window, MiB) samples."""
+    refusals: dict[str, int] = field(default_factory=dict)
+    games: int = 0
+    setup_s: float = 0.0
+    cpu: dict[str, float] = field(default_factory=dict)
+    """Cores used on average during the window: server, clients, postgres, machine."""
+    failures: list[str] = field(default_factory=list)
+
+    def rss_growth(self) -> float:
+        """MiB from the median of the first tenth of samples to that of the last tenth."""
+        values = [mib for _, mib in self.rss_mib]
+        if len(values) < 4:
+            return 0.0
+        tenth = max(1, len(values) // 10)
+        return statistics.median(values[-tenth:]) - statistics.median(values[:tenth])
+
+
+def percentile(ordered: list[float], fraction: float) -> float:
+    if not ordered:
+        return 0.0
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def run_once(database: str, url: str, args: argparse.Namespace, log_dir: Path) -> Result:
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    workers = max(1, min(args.workers, args.tables))
+    result = Result(database, args.tables, args.tables * 4, workers, args.rate, args.seconds)
+    served = start_server(url, log_dir / f"serve-{database}.log")
+    context = multiprocessing.get_context("fork")
+    start = context.Value("d", 0.0, lock=False)
+    end = context.Value("d", 0.0, lock=False)
+    counts = [context.Value("q", 0, lock=False) for _ in range(workers)]
+    pipes: list[multiprocessing.connection.Connection] = []
+    processes = []
+    interval = args.tables / args.rate if args.rate > 0 else 0.0
+    try:
+        began = time.monotonic()
+        for index in range(workers):
+            share = args.tables // workers + (1 if index < args.tables % workers else 0)
+            ours, theirs = context.Pipe()
+            process = context.Process(target=worker, daemon=True, args=(
+                served.base, share, interval, args.deflate, args.seed * 1000 + index,
+                start, end, counts[index], theirs))
+            process.start()
+            pipes.append(ours)
+            processes.append(process)
+        progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
+                            TextColumn("{task.fields[status]}"), TimeRemainingColumn(),
+                            transient=False, disable=args.json)
+        with progress:
+            task = progress.add_task(f"{database}: connecting", total=len(processes),
+                                     status="")
+            for pipe in pipes:
+                message = pipe.recv()
+                result.failures.extend(["a worker could not set up its tables"]
+                                       if message[1] else [])
+                progress.advance(task)
+            result.setup_s = time.monotonic() - began
+            warmup = min(5.0, args.seconds / 10)
+            progress.update(task, description=f"{database}: {args.tables * 4} clients",
+                            total=warmup + args.seconds, completed=0)
+            for pipe in pipes:
+                pipe.send("go")
+            started = time.monotonic()
+            time.sleep(warmup)
+            start.value = time.time()
+            measured = time.monotonic()
+            cpu_before = (cpu_seconds(served.process.pid),
+                          sum(cpu_seconds(p.pid or 0) for p in processes),
+                          postgres_cpu_seconds(), machine_busy())
+            next_sample = 0.0
+            while (now := time.monotonic()) - measured < args.seconds:
+                if served.process.poll() is not None:
+                    raise RuntimeError(f"the server died:\n{served.log.read_text()[-3000:]}")
+                if now - measured >= next_sample:
+                    rss = rss_kib(served.process.pid)
+                    if rss is not None:
+                        result.rss_mib.append((now - measured, rss / 1024))
+                    next_sample += args.sample
+                moves = sum(c.value for c in counts)
+                rss_now = result.rss_mib[-1][1] if result.rss_mib else 0.0
+                progress.update(task, completed=now - started, status=(
+                    f"{moves / max(now - measured, 1e-9):7.0f} moves/s  RSS {rss_now:6.1f} MiB"))
+                time.sleep(0.25)
+            end.value = time.time()
+            elapsed = time.monotonic() - measured
+            busy_after = machine_busy()
+            busy, total = (busy_after[0] - cpu_before[3][0], busy_after[1] - cpu_before[3][1])
+            result.cpu = {
+                "server": (cpu_seconds(served.process.pid) - cpu_before[0]) / elapsed,
+                "clients": (sum(cpu_seconds(p.pid or 0) for p in processes)
+                            - cpu_before[1]) / elapsed,
+                "postgres": (postgres_cpu_seconds() - cpu_before[2]) / elapsed,
+                "machine": busy / total * (os.cpu_count() or 1) if total else 0.0,
+            }
+            progress.update(task, completed=warmup + args.seconds)
+        latencies: list[float] = []
+        refusals: Counter[str] = Counter()
+        for pipe in pipes:
+            pipe.send("stop")
+        for pipe in pipes:
+            if not pipe.poll(120):
+                result.failures.append("a worker did not answer")
+                continue
+            _, lat, refused, games, _tables, failures = pipe.recv()
+            latencies.extend(lat)
+            refusals.update(refused)
+            result.games += games
+            result.failures.extend(failures)
+        latencies.sort()
+        result.moves = len(latencies)
+        result.moves_per_s = len(latencies) / elapsed
+        result.p50_ms = percentile(latencies, 0.50) * 1000
+        result.p99_ms = percentile(latencies, 0.99) * 1000
+        result.max_ms = (latencies[-1] if latencies else 0.0) * 1000
+        result.refusals = dict(refusals)
+    finally:
+        for process in processes:
+            process.join(10)
+            if process.is_alive():
+                process.kill()
+        stop_server(served)
+    return result
+
+
+@contextlib.contextmanager
+def scratch_postgres(admin: str) -> Any:
+    import psycopg
+
+    name = f"rummy500_bench_{secrets.token_hex(6)}"
+    with psycopg.connect(admin, autocommit=True, connect_timeout=5) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield f"{admin.rsplit('/', 1)[0]}/{name}"
+    finally:
+        with psycopg.connect(admin, autocommit=True, connect_timeout=5) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+# -- the report -------------------------------------------------------------------------------
+
+
+def show(results: list[Result], args: argparse.Namespace) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    table = Table(title=f"rummy500 serve under load ({args.tables} tables, "
+                        f"{args.tables * 4} clients, {os.cpu_count()} cores)")
+    for column in ("database", "moves/s", "p50 ms", "p99 ms", "max ms", "RSS MiB",
+                   "growth MiB"):
+        table.add_column(column, justify="left" if column == "database" else "right")
+    for r in results:
+        first = r.rss_mib[0][1] if r.rss_mib else 0.0
+        last = r.rss_mib[-1][1] if r.rss_mib else 0.0
+        table.add_row(r.database, f"{r.moves_per_s:.0f}", f"{r.p50_ms:.1f}", f"{r.p99_ms:.1f}",
+                      f"{r.max_ms:.0f}", f"{first:.0f} → {last:.0f}", f"{r.rss_growth():+.1f}")
+    console.print(table)
+    pace = (f"paced at {args.rate:g} moves/s in all" if args.rate > 0
+            else "unpaced (each seat moves as soon as it may: a closed loop)")
+    console.print(f"{args.seconds:g} s measured after a warm-up, {pace}; clients in "
+                  f"{results[0].workers if results else args.workers} processes. CPU in cores "
+                  "averaged over the window; 'machine': every process, others' too.")
+    for r in results:
+        extra = []
+        if r.refusals:
+            extra.append("refusals " + ", ".join(f"{k} {v}" for k, v in r.refusals.items()))
+        extra.append(f"{r.moves} moves acknowledged, {r.games} games finished, "
+                     f"set-up {r.setup_s:.0f} s")
+        if r.failures:
+            extra.append("failures: " + "; ".join(r.failures))
+        samples = ", ".join(f"{t:.0f}s {m:.0f}" for t, m in r.rss_mib[:: max(
+            1, len(r.rss_mib) // 8)])
+        console.print(f"[bold]{r.database}[/bold]: " + "; ".join(extra))
+        console.print("  CPU (cores): " + ", ".join(f"{k} {v:.2f}" for k, v in r.cpu.items()))
+        console.print(f"  RSS MiB over the run: {samples}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
+    parser.add_argument("--tables", type=int, default=250, help="four clients each")
+    parser.add_argument("--seconds", type=float, default=60.0, help="measured duration")
+    parser.add_argument("--database", choices=("sqlite", "postgresql", "both"), default="both")
+    parser.add_argument("--rate", type=float, default=500.0,
+                        help="moves/s over all tables (0: each seat moves at once)")
+    parser.add_argument("--workers", type=int, default=2, help="client processes")
+    parser.add_argument("--deflate", action="store_true",
+                        help="offer permessage-deflate as browsers do (more CPU both sides)")
+    parser.add_argument("--sample", type=float, default=5.0, help="seconds between RSS samples")
+    parser.add_argument("--postgres", default=POSTGRES_ADMIN,
+                        help="an administrator URL; a scratch database is made there")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    limit = raise_open_files(args.tables * 4 * 2 + 1024)
+    if limit < args.tables * 4 + 256:
+        parser.error(f"the open-file limit is {limit}: too low for {args.tables * 4} sockets")
+    databases = ["sqlite", "postgresql"] if args.database == "both" else [args.database]
+    results = []
+    with tempfile.TemporaryDirectory(prefix="rummy500-bench-") as scratch:
+        for database in databases:
+            if database == "sqlite":
+                results.append(run_once(database, f"sqlite:///{scratch}/tables.db", args,
+                                        Path(scratch)))
+            else:
+                with scratch_postgres(args.postgres) as url:
+                    results.append(run_once(database, url, args, Path(scratch)))
+    if args.json:
+        print(json.dumps({"tables": args.tables, "seconds": args.seconds, "rate": args.rate,
+                          "cores": os.cpu_count(), "open_files": limit, "results": [
+                              {**r.__dict__, "rss_growth_mib": r.rss_growth()}
+                              for r in results]}, indent=1))
+    else:
+        show(results, args)
+
+
+if __name__ == "__main__":
+    main()
