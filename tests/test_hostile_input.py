@@ -94,6 +94,22 @@ def test_an_option_value_with_a_huge_number_is_refused(capsys: Capture) -> None:
     assert "target_score" in err
 
 
+
+@pytest.mark.parametrize(
+    ("option", "bounds"),
+    [("ace_points=99999999999999999999999999", "at most 1,000"),
+     ("joker_points=5000", "at most 1,000"), ("final_bonus=100000", "at most 1,000"),
+     ("target_score=10000000", "at most 100,000"), ("max_deals=999999999", "at most 100,000"),
+     ("hand_size=100000", "at most 52")],
+)
+def test_an_integer_option_beyond_its_bounds_is_refused_with_them(
+    capsys: Capture, option: str, bounds: str
+) -> None:
+    """Issue 9, item 6: ``-o ace_points=<huge>`` is a clean refusal that gives the bounds."""
+    err = refused(capsys, "simulate", "--deals", "1", "-o", option)
+    assert option.split("=")[0] in err or "hands" in err
+    assert bounds.replace("at most", "") in err and "Traceback" not in err
+
 def test_a_record_with_a_byte_order_mark_replays(tmp_path: Path, capsys: Capture) -> None:
     path = tmp_path / "bom.json"
     path.write_text(json.dumps(a_record()), encoding="utf-8-sig")

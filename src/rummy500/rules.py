@@ -23,6 +23,11 @@ StockExhausted = Literal["end", "discard_pile", "reshuffle"]
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
+MAX_POINTS = 1000
+"""The most a card value or bonus option may be (a point option beyond it is refused)."""
+MAX_TARGET = 100_000
+"""The highest ``target_score`` and ``max_deals``."""
+MAX_HAND = 52
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -70,21 +75,22 @@ class Rules:
             raise RulesError("stock_exhausted must be 'end', 'discard_pile' or 'reshuffle'")
         if not 3 <= self.min_run <= 13:
             raise RulesError("min_run must be between 3 and 13")
-        if self.hand_size < 1 or self.hand_size_two < 1:
-            raise RulesError("hands must have at least one card")
+        if not (1 <= self.hand_size <= MAX_HAND and 1 <= self.hand_size_two <= MAX_HAND):
+            raise RulesError(f"hands must have at least one card and at most {MAX_HAND}")
         if not MIN_PLAYERS <= self.max_players <= MAX_PLAYERS:
             raise RulesError(f"max_players must be between {MIN_PLAYERS} and {MAX_PLAYERS}")
         if self.target_score is None and self.max_deals is None:
             raise RulesError("a game needs a target_score, a max_deals, or both")
-        if self.target_score is not None and self.target_score < 1:
-            raise RulesError("target_score must be positive")
-        if self.max_deals is not None and self.max_deals < 1:
-            raise RulesError("max_deals must be at least 1")
-        for name in ("ace_points", "low_ace_points", "going_out_bonus", "final_bonus"):
-            if getattr(self, name) < 0:
-                raise RulesError(f"{name} cannot be negative")
-        if self.joker_points is not None and self.joker_points < 0:
-            raise RulesError("joker_points cannot be negative")
+        if self.target_score is not None and not 1 <= self.target_score <= MAX_TARGET:
+            raise RulesError(f"target_score must be positive and at most {MAX_TARGET:,}")
+        if self.max_deals is not None and not 1 <= self.max_deals <= MAX_TARGET:
+            raise RulesError(f"max_deals must be at least 1 and at most {MAX_TARGET:,}")
+        for name in ("ace_points", "low_ace_points", "joker_points", "going_out_bonus",
+                     "final_bonus"):
+            value = getattr(self, name)
+            if value is not None and not 0 <= value <= MAX_POINTS:
+                raise RulesError(f"{name} cannot be negative nor above {MAX_POINTS:,} "
+                                 f"(from 0 to {MAX_POINTS:,})")
         if self.point_divisor not in (1, 5):
             raise RulesError("point_divisor must be 1 or 5")
         if self.point_divisor != 1:
