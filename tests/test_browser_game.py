@@ -51,7 +51,8 @@ def test_two_people_and_a_computer_play_a_deal(web_server: Server, browser: Any)
         move = choose_move(seat, number)
         hand = seat.hand()
         pile = seat.pile()
-        others = {m for m, seats in seat.meld_seats().items() if seats - {number}}
+        other_person = 1 - number
+        theirs = {m for m, seats in seat.meld_seats().items() if other_person in seats}
         seat.play(move)
         if move.startswith("take ") and move.split()[1] != pile[-1]:
             taken = len(pile) - pile.index(move.split()[1])
@@ -59,16 +60,17 @@ def test_two_people_and_a_computer_play_a_deal(web_server: Server, browser: Any)
             assert len(seat.pile()) == len(pile) - taken
             assert seat.log()[-1].startswith("You take") and "above it" in seat.log()[-1]
             done["deep"].append(move)
-        if move.startswith("layoff ") and move.split()[2] in others:
+        if move.startswith("layoff ") and move.split()[2] in theirs:
             meld = move.split()[2]
-            assert number in seat.meld_seats()[meld]
+            assert {number, other_person} <= seat.meld_seats()[meld]
+            assert seat.log()[-1].startswith(f"You lay off {pretty(move.split()[1])} on {meld}")
             done["layoff_other"].append(move)
         return True
 
     moves = play_deal({0: ann, 1: bob}, on_turn)
     assert moves > 10
     assert done["deep"], "nobody took from deep in the pile"
-    assert done["layoff_other"], "nobody laid off on another player's meld"
+    assert done["layoff_other"], "neither person laid off on the other's meld"
     assert done["refused"] and done["reloaded"] and done["hinted"]
 
     for page in (ann_page, bob_page):
@@ -91,6 +93,12 @@ def test_two_people_and_a_computer_play_a_deal(web_server: Server, browser: Any)
         assert seat.problems.real() == []
     ann_context.close()
     bob_context.close()
+
+
+def pretty(card: str) -> str:
+    """A card as the page writes it: ``Tc`` is 10♣."""
+    rank = "10" if card[0] == "T" else card[0]
+    return rank + {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}[card[1]]
 
 
 def refuse(seat: Seat) -> None:

@@ -75,11 +75,14 @@ export function cardFace(text, options = {}) {
   let corner;
   let middle;
   if (card.joker && !shown) {
-    corner = [h('span', { class: 'rank' }, '★'), h('span', { class: 'suit' }, 'J')];
+    // A joker's corner holds a star alone, nothing that reads as a rank (a "J" reads as a jack).
+    corner = [h('span', { class: 'rank' }, '★')];
     middle = h('span', { class: 'pip' }, '★');
   } else {
     corner = [h('span', { class: 'rank' }, rankLabel(shown.rank)),
       h('span', { class: 'suit' }, SUIT_SYMBOLS[shown.suit])];
+    // A declared joker's corner shows its star too, so a fanned meld tells it from a natural card.
+    if (card.joker) corner.push(h('span', { class: 'star' }, '★'));
     middle = card.joker
       ? h('span', { class: 'pip' }, '★')
       : h('span', { class: 'pip' }, shown.rank > 10 ? rankLabel(shown.rank) + SUIT_SYMBOLS[shown.suit]
@@ -88,7 +91,7 @@ export function cardFace(text, options = {}) {
   const label = options.label || spoken(text);
   const inner = [h('span', { class: 'corner', 'aria-hidden': 'true' }, corner),
     h('span', { class: 'middle', 'aria-hidden': 'true' }, middle)];
-  if (card.joker && shown) inner.push(h('span', { class: 'joker-tag', 'aria-hidden': 'true' }, 'joker'));
+  if (card.joker) inner.push(h('span', { class: 'joker-tag', 'aria-hidden': 'true' }, 'joker'));
   if (options.extra) inner.push(options.extra);
   if (options.button) {
     return h('button', {

@@ -1,0 +1,141 @@
+"""The wild game in a browser: two people and a computer player, and the two things the
+``wild`` preset adds to a turn, both played through the page's own controls: a meld with a
+wild joker, whose card the page asks the person to declare among the engine's choices, and
+the rummy-call window, where the claims the pile offers are buttons beside *Pass*."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from browserkit import (
+    Seat,
+    Server,
+    choose_move,
+    create_in_lobby,
+    join_by_link,
+    new_page,
+    play_deal,
+    sheet_open,
+)
+
+
+def declared_jokers(seat: Seat) -> list[str]:
+    """The wild jokers on the table, as the melds show them (``*=6h``)."""
+    cards: list[str] = seat.page.eval_on_selector_all(
+        "#melds .meld-card .card.joker", "els => els.map(e => e.dataset.card)")
+    return cards
+
+
+def meld_with_joker(seat: Seat, move: str) -> bool:
+    """Select the meld's cards and press Meld: when the joker may stand for more than one card
+    the page asks which, offering exactly the engine's legal melds of those cards; choosing one
+    makes that meld. Says whether the page asked."""
+    page = seat.page
+    cards = move.split()[1:]
+    same = sorted("*" if c.startswith("*") else c for c in cards)
+    offered = [m for m in seat.legal() if m.startswith("meld ")
+               and sorted("*" if c.startswith("*") else c for c in m.split()[1:]) == same]
+    before = declared_jokers(seat)
+    seq = seat.seq()
+    seat.select(cards)
+    seat.press("#actions button[data-action='meld']")
+    if len(offered) > 1:
+        chooser = page.locator("#chooser")
+        chooser.wait_for(state="visible")
+        assert "joker stands for" in chooser.inner_text()
+        shown = chooser.locator("button[data-move]").evaluate_all(
+            "els => els.map(e => e.dataset.move)")
+        assert sorted(shown) == sorted(offered)
+        labels = chooser.locator("button[data-move]").all_inner_texts()
+        assert all(label.strip() for label in labels)
+        chooser.locator(f"button[data-move='{move}']").click()
+    seat.wait_change(seq)
+    assert page.is_hidden("#chooser")
+    declared = next(c for c in cards if c.startswith("*="))
+    after = declared_jokers(seat)
+    assert after.count(declared) == before.count(declared) + 1
+    joker = page.locator(f"#melds .card.joker[data-card='{declared}']").first
+    assert (joker.get_attribute("aria-label") or "").startswith("joker as ")
+    star = joker.locator(".corner .star")  # told apart from a natural card, not by colour,
+    assert star.is_visible() and star.inner_text() == "★"  # in the corner a fan shows
+    assert seat.log()[-1].startswith("You meld")
+    return len(offered) > 1
+
+
+def claim_in_rummy_window(seat: Seat, other: Seat) -> str:
+    """A rummy call is open for this seat: the page says so and shows each claim the engine
+    lists as a button, with Pass; the other person sees who may call. Claims the first."""
+    page = seat.page
+    legal = seat.legal()
+    claims = [m for m in legal if m.startswith("rummy ")]
+    assert claims and "pass" in legal
+    assert "Rummy!" in page.inner_text("#status")
+    buttons = page.eval_on_selector_all("#actions button[data-move]",
+                                        "els => els.map(e => e.dataset.move)")
+    assert sorted(buttons) == sorted([*claims, "pass"])
+    assert page.query_selector("#actions button[data-action='discard']") is None
+    other.page.wait_for_function("() => / may call rummy/.test(document.querySelector("
+                                 "'#status').textContent)")
+    seq = seat.seq()
+    hand = len(seat.hand())
+    claim = claims[0]
+    seat.press(f"#actions button[data-move='{claim}']")
+    seat.wait_change(seq)
+    assert seat.log()[-1].startswith("You call rummy")
+    assert len(seat.hand()) <= hand  # the claimed cards go to the table, none to the hand
+    return claim
+
+
+def joker_choice(legal: list[str]) -> str | None:
+    """A meld with a joker that may stand for more than one card, when there is one."""
+    ways: dict[tuple[str, ...], list[str]] = {}
+    for move in legal:
+        if move.startswith("meld ") and "*=" in move:
+            cards = tuple(sorted("*" if c.startswith("*") else c for c in move.split()[1:]))
+            ways.setdefault(cards, []).append(move)
+    return next((moves[0] for moves in ways.values() if len(moves) > 1), None)
+
+
+def test_wild_jokers_and_the_rummy_call_window(web_server: Server, browser: Any) -> None:
+    ann_context, ann_page = new_page(browser)
+    bob_context, bob_page = new_page(browser)
+    link = create_in_lobby(ann_page, web_server, name="Ann", preset="wild",
+                           seats=["person", "person", "expert"], seed=SEED)
+    join_by_link(bob_page, link, "Bob")
+    ann, bob = Seat(ann_page), Seat(bob_page)
+    seats = {0: ann, 1: bob}
+    for page in (ann_page, bob_page):
+        page.wait_for_selector("#game:not([hidden])")
+    done: dict[str, list[str]] = {"joker": [], "asked": [], "rummy": []}
+
+    def on_turn(number: int, seat: Seat) -> bool:
+        other = seats[1 - number]
+        if seat.page.evaluate("document.body.dataset.phase") == "rummy":
+            done["rummy"].append(claim_in_rummy_window(seat, other))
+            return True
+        move = joker_choice(seat.legal()) or choose_move(seat, number)
+        if move.startswith("meld ") and "*=" in move:
+            if meld_with_joker(seat, move):
+                done["asked"].append(move)
+            done["joker"].append(move)
+            return True
+        return False
+
+    for _ in range(DEALS):
+        play_deal(seats, on_turn)
+        for seat in seats.values():
+            seat.page.wait_for_selector("#sheet[open]")
+            seat.page.click("#sheet-close")
+            assert not sheet_open(seat.page)
+        if done["asked"] and done["rummy"]:
+            break
+    assert done["asked"], "no wild joker was declared by choosing among the engine's cards"
+    assert done["rummy"], "no rummy call was made"
+    for seat in seats.values():
+        assert seat.problems.real() == []
+    ann_context.close()
+    bob_context.close()
+
+
+SEED = 5
+DEALS = 4
