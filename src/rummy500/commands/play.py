@@ -71,6 +71,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"where the game in progress is kept (${DATA_ENV}, else "
                         "$XDG_DATA_HOME/rummy500, else ~/.local/share/rummy500)")
     parser.add_argument("--light", action="store_true", help="light colours")
+    parser.add_argument("--join", default=None, metavar="URL",
+                        help="play a seat at an online table, by its link "
+                        "(http://HOST:PORT/t/ID); the seat taken before, else an open one")
+    parser.add_argument("--seat", type=int, default=None, metavar="N",
+                        help="with --join: the open seat to take (the first open one)")
+    parser.add_argument("--name", default=None, help="with --join: your name at the table")
     # No set-up argument has a default of its own, so that one given with --resume is seen.
     parser.set_defaults(preset=None, option=None)
 
@@ -184,6 +190,10 @@ def _same(one: str, other: str) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     require("tui", "textual", feature="rummy500 play")
+    if any(getattr(args, name, None) is not None for name in ("join", "seat", "name")):
+        from .play_join import run_join
+
+        return run_join(args)
     app = prepare(args)
     if isinstance(app, str):
         return fail(app)

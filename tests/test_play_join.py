@@ -1,0 +1,242 @@
+"""``rummy500 play --join URL``: an online seat in the terminal game, against a real
+``rummy500 serve`` process on loopback. The Textual app is driven with keys and clicks
+(Textual's pilot); what the server accepted is read back from its HTTP API."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import stat
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input, RichLog, Static
+
+from rummy500.cards import face_of, parse_face
+from rummy500.cli import main
+from rummy500.client import TableConnection, split_table_url
+from rummy500.commands.play_join import join
+from rummy500.tui.remote import RemoteApp, RemoteTableScreen, meld_of, numbered
+from rummy500.tui.tokens import HeldSeat, SeatTokens
+from serverkit import ServerProcess, Servers, seat_body
+
+BIG = (100, 40)
+RANDOM_BOT = "random"
+
+
+def table_url(server: ServerProcess, table: str) -> str:
+    return f"{server.base}/t/{table}"
+
+
+def screen_of(app: RemoteApp) -> RemoteTableScreen:
+    screen = app.screen
+    assert isinstance(screen, RemoteTableScreen), screen
+    return screen
+
+
+async def until(pilot: Pilot[Any], done: Callable[[], bool], what: str,
+                timeout: float = 30.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not done():
+        if loop.time() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause()
+        await asyncio.sleep(0.02)
+
+
+def message(screen: RemoteTableScreen) -> str:
+    return str(screen.query_one("#message", Static).render())
+
+
+async def my_turn(pilot: Pilot[Any], screen: RemoteTableScreen, phase: str) -> None:
+    await until(pilot, lambda: screen.acting() and screen.state.get("phase") == phase,
+                f"my turn to {phase}")
+
+
+@pytest.fixture
+def serve(servers: Servers, sqlite_url: str) -> ServerProcess:
+    return servers.start(sqlite_url)
+
+
+async def create(server: ServerProcess, body: dict[str, Any]) -> dict[str, Any]:
+    return await server.api.create_table(body)
+
+
+# -- playing --------------------------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_moves_by_keys_reach_the_server_and_a_refusal_changes_nothing(
+        serve: ServerProcess, tmp_path: Path) -> None:
+    made = await create(serve, seat_body("person", RANDOM_BOT, seed=7))
+    url = table_url(serve, made["table"])
+    # The terminal joined this table before: its token is kept and used again.
+    SeatTokens(tmp_path).put(serve.base, made["table"], HeldSeat(0, made["token"], "Ann"))
+    joined = await join(url, tmp_path)
+    assert (joined.seat, joined.token) == (0, made["token"])
+    api = serve.api
+    app = RemoteApp(joined)
+    async with app.run_test(size=BIG) as pilot:
+        screen = screen_of(app)
+        await my_turn(pilot, screen, "draw")
+        before = (await api.summary(made["table"]))["seq"]
+        hand = list(screen.state["hand"])
+        assert [face_of(item.card) for item in screen.hand.items] == sorted(
+            (parse_face(card) for card in hand), key=lambda f: (f == 15, f >> 4, f & 15))
+        sizes = screen.state["hand_sizes"]
+        assert sizes[1] == len(hand) and "hand" in screen.state
+
+        # d draws: the server stores it.
+        await pilot.press("d")
+        await my_turn(pilot, screen, "play")
+        assert (await api.summary(made["table"]))["seq"] == before + 1
+        assert screen.state["history"][-1] == "draw"
+        assert len(screen.state["hand"]) == len(hand) + 1
+
+        # A typed move the server refuses: its words show, and nothing changes.
+        seq = screen.seq
+        absent = next(f"{rank}{suit}" for suit in "cdhs" for rank in "A23456789TJQK"
+                      if f"{rank}{suit}" not in screen.state["hand"])
+        await pilot.press("colon")
+        assert screen.query_one("#command", Input).has_focus
+        screen.query_one("#command", Input).value = f"discard {absent}"
+        await pilot.press("enter")
+        await until(pilot, lambda: bool(screen.refusals), "the refusal")
+        assert "✗" in message(screen)
+        assert screen.refusals[-1].rstrip(".").lower() in message(screen).lower()
+        assert (await api.summary(made["table"]))["seq"] == seq == screen.seq
+        assert screen.state["history"][-1] == "draw"
+
+        # A card clicked and x discards it.
+        screen.hand.focus()
+        discarded = screen.state["hand"][0]
+        index = next(i for i, item in enumerate(screen.hand.items)
+                     if face_of(item.card) == parse_face(discarded))
+        await pilot.click("#hand", offset=screen.hand.offset_of(index))
+        assert len(screen.selected) == 1
+        await pilot.press("x")
+        await until(pilot, lambda: f"discard {discarded}" in screen.state.get("history", []),
+                    "the discard in the history")
+        assert (await api.summary(made["table"]))["seq"] >= seq + 1
+
+        # The computer player moves; then t takes the top of the pile.
+        await my_turn(pilot, screen, "draw")
+        top = screen.state["pile"][-1]
+        seq = screen.seq
+        await pilot.press("t")
+        await until(pilot, lambda: screen.seq > seq, "the take")
+        assert screen.state["history"][-1] == f"take {top}"
+        assert top in screen.state["hand"]
+        log = "\n".join(line.text for line in screen.query_one("#log", RichLog).lines)
+        assert "You draw from the stock" in log and "You discard" in log
+
+
+@pytest.mark.asyncio
+async def test_reconnects_after_the_server_comes_back(servers: Servers, sqlite_url: str,
+                                                      tmp_path: Path) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    first = servers.start(sqlite_url, extra=("--port", str(port)))
+    made = await create(first, seat_body("person", RANDOM_BOT, seed=3))
+    SeatTokens(tmp_path).put(first.base, made["table"], HeldSeat(0, made["token"]))
+    joined = await join(table_url(first, made["table"]), tmp_path)
+    app = RemoteApp(joined)
+    async with app.run_test(size=BIG) as pilot:
+        screen = screen_of(app)
+        await my_turn(pilot, screen, "draw")
+        first.kill()
+        await until(pilot, lambda: screen.status == "reconnecting…", "the drop")
+        assert screen.connection is None
+        await pilot.press("d")  # not sent: no connection
+        assert "not connected" in message(screen).lower()
+        second = servers.start(sqlite_url, extra=("--port", str(port)))
+        assert second.base == first.base
+        await my_turn(pilot, screen, "draw")
+        assert screen.status == ""
+        seq = screen.seq
+        await pilot.press("d")
+        await until(pilot, lambda: screen.seq > seq, "the draw after reconnecting")
+        assert (await second.api.summary(made["table"]))["seq"] >= seq + 1
+
+
+@pytest.mark.asyncio
+async def test_takes_an_open_seat_keeps_its_token_and_takes_it_again(
+        serve: ServerProcess, tmp_path: Path) -> None:
+    made = await create(serve, seat_body("person", "person", RANDOM_BOT, seed=5))
+    url = table_url(serve, made["table"])
+    joined = await join(url, tmp_path, name="Bob")
+    assert joined.seat == 1 and joined.players == 3
+    summary = await serve.api.summary(made["table"])
+    assert summary["seats"][1]["name"] == "Bob" and summary["status"] == "playing"
+    kept = tmp_path / "tables.json"
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    assert json.loads(kept.read_text())["tables"][url]["token"] == joined.token
+    again = await join(url, tmp_path)
+    assert (again.seat, again.token) == (1, joined.token)
+    # The token works: the seat's own state, hand and all.
+    async with await TableConnection.open(serve.base, made["table"], again.token) as seat:
+        assert seat.seat == 1 and len(seat.state["hand"]) > 0
+
+
+# -- the command line's refusals ------------------------------------------------------------------
+
+
+def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    code = main(["play", *argv])
+    captured = capsys.readouterr()
+    assert code == 2, captured
+    assert "Traceback" not in captured.err
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1, captured.err
+    return lines[0]
+
+
+def test_join_with_local_set_up_flags_is_refused(capsys: pytest.CaptureFixture[str],
+                                                 tmp_path: Path) -> None:
+    url = "http://127.0.0.1:9/t/abc"
+    line = refused(capsys, "--join", url, "--players", "3", "--preset", "wild")
+    assert "--players" in line and "--preset" in line and "--join" in line
+    assert "--resume" in refused(capsys, "--join", url, "--resume")
+    assert "--join" in refused(capsys, "--seat", "1")
+    assert "--join" in refused(capsys, "--name", "Bob", "--save-dir", str(tmp_path))
+
+
+def test_join_errors_are_one_line(capsys: pytest.CaptureFixture[str], serve: ServerProcess,
+                                  tmp_path: Path) -> None:
+    where = ("--save-dir", str(tmp_path))
+    assert "not a table link" in refused(capsys, "--join", "http://127.0.0.1/x", *where)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    assert "cannot reach the server" in refused(
+        capsys, "--join", f"http://127.0.0.1:{port}/t/abc", *where)
+    assert "there is no table" in refused(capsys, "--join", f"{serve.base}/t/nosuchtable",
+                                          *where)
+    made = asyncio.run(serve.api.create_table(seat_body("person", RANDOM_BOT)))
+    url = table_url(serve, made["table"])
+    assert "no open seat" in refused(capsys, "--join", url, *where)
+    assert "seat 0" in refused(capsys, "--join", url, "--seat", "0", *where)
+    assert "no seat 7" in refused(capsys, "--join", url, "--seat", "7", *where)
+    assert split_table_url(url) == (serve.base, made["table"])
+
+
+# -- the state's cards for the widgets --------------------------------------------------------
+
+
+def test_copies_get_numbers_of_their_own_and_melds_keep_their_order() -> None:
+    faces = [parse_face(text) for text in ("7h", "7h", "*", "*", "Kc")]
+    cards = numbered(faces)
+    assert len(set(cards)) == 5 and [face_of(card) for card in cards] == faces
+    run = meld_of({"id": "m3", "cards": ["Qs", "*=Ks", "As"], "by": [0, 1, 1]})
+    assert run.name == "m3" and run.describe() == "Q♠ *=K♠ A♠"
+    assert [table_card.seat for table_card in run.cards] == [0, 1, 1]
+    group = meld_of({"id": "m1", "cards": ["4c", "4d", "4s"], "by": [2, 2, 2]})
+    assert group.describe() == "4♣ 4♦ 4♠"
+    jokers = meld_of({"id": "m2", "cards": ["*", "*", "*"], "by": [0, 0, 0]})
+    assert jokers.describe() == "* * *"
