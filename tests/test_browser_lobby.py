@@ -10,7 +10,7 @@ import urllib.request
 from html.parser import HTMLParser
 from typing import Any
 
-from browserkit import Seat, Server, create_in_lobby, join_by_link, new_page
+from browserkit import PHONE, Seat, Server, create_in_lobby, join_by_link, new_page
 
 
 def test_a_table_started_in_the_lobby_and_joined_by_its_link(web_server: Server,
@@ -123,3 +123,22 @@ def test_pages_have_a_strict_content_security_policy(web_server: Server) -> None
         parser = _Inline()
         parser.feed(body)
         assert parser.found == [], (path, parser.found)
+
+
+def test_the_lobby_fits_a_phone(web_server: Server, browser: Any) -> None:
+    """At 360x740 the lobby, with four seats and the rule options open, is never wider than
+    the screen (a fieldset's default min-width once pushed the seats past its edge)."""
+    context, page = new_page(browser, PHONE, is_mobile=True, has_touch=True)
+    page.goto(web_server.url + "/")
+    page.select_option("#players", "4")
+    for seat in range(1, 4):
+        page.select_option(f"#seat-kind-{seat}", "bot")
+    page.click("#options-details summary")
+    page.click("#explain-details summary")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the lobby is {width}px wide on a {PHONE['width']}px screen"
+    for box in page.eval_on_selector_all(
+            "select, input, button", "els => els.filter(e => e.offsetParent).map(e => "
+            "{ const r = e.getBoundingClientRect(); return [e.id, r.left, r.right]; })"):
+        assert box[1] >= 0 and box[2] <= PHONE["width"] + 0.5, box
+    context.close()
