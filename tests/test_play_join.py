@@ -9,6 +9,7 @@ import json
 import socket
 import stat
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +92,12 @@ async def test_moves_by_keys_reach_the_server_and_a_refusal_changes_nothing(
         sizes = screen.state["hand_sizes"]
         assert sizes[1] == len(hand) and "hand" in screen.state
 
+        # h asks the server for a hint (POST /api/tables/<id>/hint).
+        await pilot.press("h")
+        await until(pilot, lambda: "Hint:" in message(screen), "the hint")
+        hinted = message(screen).split("Hint: ", 1)[1].split(" (", 1)[0]
+        assert hinted in screen.state["legal"]
+
         # d draws: the server stores it.
         await pilot.press("d")
         await my_turn(pilot, screen, "play")
@@ -134,6 +141,71 @@ async def test_moves_by_keys_reach_the_server_and_a_refusal_changes_nothing(
         assert top in screen.state["hand"]
         log = "\n".join(line.text for line in screen.query_one("#log", RichLog).lines)
         assert "You draw from the stock" in log and "You discard" in log
+
+
+def stored(screen: RemoteTableScreen, seq: int) -> bool:
+    """The table has moved past ``seq`` and the screen's move is answered."""
+    return screen.seq > seq and screen.pending is None
+
+
+async def click_cards(pilot: Pilot[Any], screen: RemoteTableScreen, texts: list[str]) -> None:
+    """Click the hand's cards showing ``texts``."""
+    used: set[int] = set()
+    for text in texts:
+        face = parse_face(text)
+        index = next(i for i, item in enumerate(screen.hand.items)
+                     if i not in used and face_of(item.card) == face)
+        used.add(index)
+        await pilot.click("#hand", offset=screen.hand.offset_of(index))
+    assert len(screen.selected) == len(texts)
+
+
+@pytest.mark.asyncio
+async def test_meld_lay_off_and_discard_with_clicks_and_keys(serve: ServerProcess,
+                                                             tmp_path: Path) -> None:
+    """Seed 3: melds in the first turn, a lay-off a few turns later (each turn: a lay-off if
+    one is legal, else a meld, else the first legal discard)."""
+    made = await create(serve, seat_body("person", RANDOM_BOT, seed=3))
+    SeatTokens(tmp_path).put(serve.base, made["table"], HeldSeat(0, made["token"]))
+    app = RemoteApp(await join(table_url(serve, made["table"]), tmp_path))
+    done: list[str] = []
+    async with app.run_test(size=BIG) as pilot:
+        screen = screen_of(app)
+        while "layoff" not in done:
+            await until(pilot, lambda: screen.acting() or bool(screen.state.get("over")),
+                        "my move")
+            assert not screen.state.get("over") and len(done) < 40, done
+            legal = screen.state["legal"]
+            seq = screen.seq
+            await asyncio.sleep(0.06)  # a person's pace: well under the rate limit
+            if screen.state["phase"] == "draw":
+                move = "draw"
+                await pilot.press("d")
+            elif lays := [m for m in legal if m.startswith("layoff")]:
+                move = lays[0]
+                _, card, meld = move.split()
+                await click_cards(pilot, screen, [card])
+                number = int(meld[1:])
+                assert next(item for item in screen.melds.items
+                            if item.meld.number == number).marked  # the card fits there
+                await pilot.click("#melds", offset=screen.melds.offset_of(number))
+            elif melds := [m for m in legal if m.startswith("meld")]:
+                move = melds[0]
+                await click_cards(pilot, screen, move.split()[1:])
+                await pilot.press("m")
+            else:
+                move = next(m for m in legal if m.startswith("discard"))
+                await click_cards(pilot, screen, move.split()[1:])
+                await pilot.press("x")
+            await until(pilot, partial(stored, screen, seq), f"{move} stored")
+            assert move in screen.state["history"] or screen.state["deal"] > 1, move
+            assert not screen.refusals, screen.refusals
+            done.append(move.split()[0])
+        assert "meld" in done
+        summary = await serve.api.summary(made["table"])
+        assert summary["seq"] >= screen.seq
+        assert [m["id"] for m in screen.state["melds"]] == [
+            f"m{item.meld.number}" for item in screen.melds.items]
 
 
 @pytest.mark.asyncio

@@ -16,6 +16,7 @@ made up from the faces the server sends (copies of a card look alike).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -253,7 +254,10 @@ class RemoteTableScreen(Screen[None]):
                 except (OSError, WebSocketException) as error:
                     self.dropped(None, str(error))
                 finally:
-                    self.connection = None
+                    connection, self.connection = self.connection, None
+                    if connection is not None:  # also when the app closes (a cancel)
+                        with contextlib.suppress(Exception):
+                            await connection.close()
             if self.fatal:
                 break
             await asyncio.sleep(wait)
