@@ -35,6 +35,8 @@ def test_a_finished_table_is_replayed_move_by_move(web_server: Server, browser: 
     page.wait_for_selector("#sheet[open] .winner")
     winner = page.inner_text("#sheet .winner")
     assert "the game by" in winner
+    assert winner in page.inner_text("#status")  # the table says who won, behind the sheet too
+    assert page.is_hidden("#typed")  # no moves to type once the game is over
     page.click("#sheet a.button-link")
     page.wait_for_url("**/replay")
     page.wait_for_selector("#viewer:not([hidden])")
@@ -49,6 +51,7 @@ def test_a_finished_table_is_replayed_move_by_move(web_server: Server, browser: 
     assert step_text(page) != first
     page.keyboard.press("ArrowLeft")
     assert step_text(page) == first
+    assert page.eval_on_selector("#steps", "e => e.start") == 0  # move n is numbered n
     page.keyboard.press("End")
     page.wait_for_selector("#sheet:not([hidden])")
     assert "Deal 1 is over" in page.inner_text("#sheet")

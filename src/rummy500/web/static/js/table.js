@@ -429,7 +429,7 @@ function renderPlayers() {
 }
 
 function phaseWords(s) {
-  if (s.over) return 'The game is over.';
+  if (s.over) return `The game is over. ${outcomeLine(s, ctx.sides, ctx.names, ctx.seat)}`;
   const mine = myTurn();
   const name = who(s.turn);
   if (s.phase === 'draw') {
@@ -519,8 +519,11 @@ function renderActions() {
   const box = $('#actions');
   if (!s || ctx.seat === null) return;
   box.replaceChildren();
+  $('#typed').hidden = Boolean(s.over);
   if (s.over) {
-    box.append(h('p', { class: 'muted' }, 'The game is over.'));
+    box.append(h('p', { class: 'muted' }, 'The game is over.'),
+      h('a', { href: `/t/${encodeURIComponent(tableId)}/replay`, class: 'button-link' }, 'Replay the game'),
+      h('a', { href: '/', class: 'button-link' }, 'Back to the lobby'));
     return;
   }
   if (!myTurn()) {
