@@ -9,6 +9,7 @@ key of the changes, so two processes can never both store change ``n``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Sequence
@@ -25,6 +26,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     event,
     select,
     text,
@@ -109,6 +111,26 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+BATCH_LIMIT = 256
+"""Appends committed together in one transaction at most."""
+
+_SET_SEQ = (update(tables)
+            .where(tables.c.id == bindparam("b_id"), tables.c.seq == bindparam("b_after"))
+            .values(seq=bindparam("b_seq"), status=bindparam("b_status"),
+                    updated=bindparam("b_now")))
+
+
+@dataclass(frozen=True, slots=True)
+class _Append:
+    """One table's changes waiting for the next commit, and who waits for it."""
+
+    table_id: str
+    after: int
+    made: tuple[Change, ...]
+    status: str
+    future: asyncio.Future[bool]
+
+
 @dataclass(frozen=True, slots=True)
 class Stored:
     """One table as the database holds it."""
@@ -125,6 +147,8 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine: AsyncEngine
+        self._pending: list[_Append] = []
+        self._writer: asyncio.Task[None] | None = None
         self.postgres = make_url(url).get_backend_name() in ("postgresql", "postgres")
         if self.postgres:
             self.engine = create_async_engine(async_url(url), pool_size=10, max_overflow=10)
@@ -194,18 +218,84 @@ class Store:
 
     async def append(self, table_id: str, after: int, made: Sequence[Change],
                      status: str) -> bool:
-        """Store ``made`` if the table's last change is still ``after``; False if not."""
+        """Store ``made`` if the table's last change is still ``after``; False if not.
+
+        Returns once the change is committed. Appends that arrive while a commit is
+        under way are committed together in the next transaction (a group commit):
+        one commit for many tables, each caller answered after that commit.
+        """
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._pending.append(_Append(table_id, after, tuple(made), status, future))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.ensure_future(self._write_pending())
+        return await future
+
+    async def _write_pending(self) -> None:
+        """Commit waiting appends, a batch at a time, until none waits."""
+        while self._pending:
+            batch = self._pending[:BATCH_LIMIT]
+            del self._pending[:BATCH_LIMIT]
+            try:
+                outcomes: list[bool | BaseException] = list(await self._append_batch(batch))
+            except asyncio.CancelledError:
+                for one in batch:
+                    if not one.future.done():
+                        one.future.cancel()
+                raise
+            except Exception:
+                # One bad append must not fail the others: each on its own.
+                outcomes = []
+                for one in batch:
+                    try:
+                        outcomes.extend(await self._append_batch([one]))
+                    except Exception as error:
+                        outcomes.append(error)
+            for one, outcome in zip(batch, outcomes, strict=True):
+                if one.future.done():
+                    continue
+                if isinstance(outcome, BaseException):
+                    one.future.set_exception(outcome)
+                else:
+                    one.future.set_result(outcome)
+
+    async def _append_batch(self, batch: Sequence[_Append]) -> list[bool]:
+        """Store each append whose table is still where it follows, in one transaction."""
         now = time.time()
-        async with self.engine.begin() as conn:
-            done = await conn.execute(
-                update(tables).where(tables.c.id == table_id, tables.c.seq == after)
-                .values(seq=made[-1].seq, status=status, updated=now))
-            if done.rowcount != 1:
-                await conn.rollback()
-                return False
-            await self._insert_changes(conn, table_id, made, now)
-            await self._notify(conn, {"t": table_id, "seq": made[-1].seq})
-        return True
+        async with self.engine.connect() as conn:
+            stored = await self._compare_and_set(conn, batch, now)
+            done = [one for one, ok in zip(batch, stored, strict=True) if ok]
+            if done:
+                await conn.execute(changes.insert(), [
+                    {"table_id": one.table_id, "seq": c.seq, "seat": c.seat, "move": c.move,
+                     "at": now} for one in done for c in one.made])
+                if self.postgres:
+                    await conn.execute(
+                        text("SELECT pg_notify(:channel, p) "
+                             "FROM unnest(CAST(:payloads AS text[])) AS p"),
+                        {"channel": NOTIFY_CHANNEL, "payloads": [
+                            json.dumps({"t": one.table_id, "seq": one.made[-1].seq})
+                            for one in done]})
+            await conn.commit()
+        return stored
+
+    async def _compare_and_set(self, conn: AsyncConnection, batch: Sequence[_Append],
+                               now: float) -> list[bool]:
+        """Move each table's ``seq`` on if it is still ``after``: which ones moved."""
+        if len(batch) > 1 and conn.dialect.supports_sane_multi_rowcount:
+            # One statement for the batch (SQLite): if every table moved, done.
+            done = await conn.execute(_SET_SEQ, [
+                {"b_id": one.table_id, "b_after": one.after, "b_seq": one.made[-1].seq,
+                 "b_status": one.status, "b_now": now} for one in batch])
+            if done.rowcount == len(batch):
+                return [True] * len(batch)
+            await conn.rollback()  # some table moved on elsewhere: one by one
+        stored = []
+        for one in batch:
+            done = await conn.execute(_SET_SEQ, {
+                "b_id": one.table_id, "b_after": one.after, "b_seq": one.made[-1].seq,
+                "b_status": one.status, "b_now": now})
+            stored.append(done.rowcount == 1)
+        return stored
 
     async def _insert_changes(self, conn: AsyncConnection, table_id: str,
                               made: Sequence[Change], now: float) -> None:
