@@ -119,6 +119,13 @@ async def test_moves_by_keys_reach_the_server_and_a_refusal_changes_nothing(
         assert (await api.summary(made["table"]))["seq"] == seq == screen.seq
         assert screen.state["history"][-1] == "draw"
 
+        # No undo online (Esc leaves the typed move).
+        await pilot.press("escape")
+        assert screen.hand.has_focus
+        await pilot.press("u")
+        assert "not taken back" in message(screen)
+        assert screen.seq == seq
+
         # A card clicked and x discards it.
         screen.hand.focus()
         discarded = screen.state["hand"][0]

@@ -161,6 +161,7 @@ class RemoteTableScreen(Screen[None]):
         Binding("p", "pass", "Pass"),
         Binding("h", "hint", "Hint"),
         Binding("s", "sort", "Sort"),
+        Binding("u", "explain_undo", show=False),
         Binding("question_mark", "rules", "Rules"),
         Binding("colon,slash", "type", "Type a move", show=False),
         Binding("escape", "clear", "Clear", show=False),
@@ -736,6 +737,9 @@ class RemoteTableScreen(Screen[None]):
         self.note = Text.assemble(("Hint: ", "bold"), (str(move), "bold"),
                                   f" ({move.describe()}) — {answer.get('reason', '')}")
         self.update_table()
+
+    def action_explain_undo(self) -> None:
+        self.refuse("moves at an online table are not taken back")
 
     def action_sort(self) -> None:
         self.by_rank = not self.by_rank
