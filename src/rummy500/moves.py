@@ -144,9 +144,10 @@ def _parse_args(kind: str, args: list[str]) -> Move:
         face = parse_face(args[0])
         return Move(kind, (face,))
     if kind in (MELD, RUMMY_MELD):
+        pieces = tuple(parse_piece(a) for a in args)  # a card that is none is named first
         if len(args) < 3:
             raise InvalidMoveError(f"'{kind}' names the three or more cards of the meld")
-        return Move(kind, canonical_meld(tuple(parse_piece(a) for a in args)))
+        return Move(kind, canonical_meld(pieces))
     if kind in (LAYOFF, RUMMY_LAYOFF):
         if len(args) != 2:
             raise InvalidMoveError(f"'{kind}' names one card and a meld, like '{kind} 8h m2'")
