@@ -33,6 +33,15 @@ ENDINGS = {
 }
 
 
+def idle_rule(players: int | None = None) -> str:
+    """The rule that ends a deal going nowhere (docs/rules-decisions.md, "no endless deals")."""
+    turns = (f"{IDLE_TURNS_PER_PLAYER * players} turns ({IDLE_TURNS_PER_PLAYER} a player)"
+             if players else f"{IDLE_TURNS_PER_PLAYER} turns a player")
+    return (f"so that no deal goes on for ever, a deal also ends (as if the stock had run "
+            f"out) after {turns} in a row with no card drawn from the stock and none put on "
+            "the table")
+
+
 # -- names and cards ---------------------------------------------------------------------------
 
 
@@ -338,6 +347,7 @@ __all__ = [
     "fresh_deal",
     "game_end",
     "hand_text",
+    "idle_rule",
     "meld_text",
     "move_text",
     "narrate_deal",

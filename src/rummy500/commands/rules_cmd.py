@@ -9,7 +9,7 @@ import sys
 import textwrap
 from typing import Any
 
-from ..narrate import value_text
+from ..narrate import idle_rule, value_text
 from ..rules import OPTION_DOCS, PRESET_DOCS, PRESETS, Rules, RulesError
 from ..simulation import rules_from_options
 
@@ -88,8 +88,10 @@ def overview_text() -> list[str]:
         lines.extend(_wrap(f"values: {values}", "      "))
         lines.extend(_wrap(f"books: {books}", "      "))
         lines.append("")
+    lines.extend(_wrap("Every preset: " + idle_rule() + ".", ""))
+    lines.append("")
     lines.append("Books: 000 Dummies-style, 001 BestFreeNewGames, 002, 003, 004 encyclopedia "
-                 "(see RULES.md).")
+                 "(see docs/rules.md).")
     return lines
 
 
@@ -109,6 +111,8 @@ def detail_text(name: str, rules: Rules) -> list[str]:
         note = f"  ({'; '.join(notes)})" if notes else ""
         lines.append(f"  {option:<{width}} = {value_text(value)}{note}")
         lines.extend(_wrap(OPTION_DOCS[option][0], " " * (width + 5)))
+    lines.append("")
+    lines.extend(_wrap("And in every preset: " + idle_rule() + ".", "  "))
     return lines
 
 

@@ -165,6 +165,10 @@ class Board(Screen[None]):
                          for meld in view.melds])
         self.show_hand(view, dark)
         message = self.note if self.note is not None else Text(self.prompt(view))
+        if session.save_problem is not None:  # said until a save succeeds again
+            problem = session.save_problem
+            message = Text.assemble((f"⚠ {problem[:1].upper()}{problem[1:]}.", "bold"), " ",
+                                    message)
         self.query_one("#message", Static).update(message, layout=False)
         self.sync_log()
         keys = (self.acting(), tuple(sorted({m.kind for m in self.legal})),

@@ -130,6 +130,10 @@ class SheetScreen(ModalScreen[str]):
             yield Words("Cards left in hand:", classes="note")
             for who, cards in sheet.hands:
                 yield Words(f"  {who}: {cards}", classes="note")
+            if sheet.table:
+                yield Words("The table as the deal ended:", classes="note")
+                for line in sheet.table:
+                    yield Words(f"  {line}", classes="note table")
             yield Words(sheet.outcome, classes="outcome")
             if sheet.finished:
                 keys = "Enter or a: play again · s: a new set-up · q: quit"

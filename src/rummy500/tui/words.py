@@ -13,7 +13,17 @@ from dataclasses import dataclass
 from ..deal import IDLE_TURNS_PER_PLAYER, Deal, DealResult
 from ..game import Game
 from ..moves import Move
-from ..narrate import ENDINGS, YOU, Before, hand_text, move_text, plural
+from ..narrate import (
+    ENDINGS,
+    YOU,
+    Before,
+    cards_text,
+    hand_text,
+    idle_rule,
+    meld_text,
+    move_text,
+    plural,
+)
 from ..rules import Rules
 
 
@@ -66,6 +76,8 @@ class DealSheet:
     finished: bool
     outcome: str
     """The winner (or a draw) when the game is over; else who leads."""
+    table: tuple[str, ...] = ()
+    """The table as the deal ended: each meld with who laid its cards, then the pile."""
 
 
 def deal_sheet(game: Game, names: Sequence[str], index: int) -> DealSheet:
@@ -102,8 +114,13 @@ def deal_sheet(game: Game, names: Sequence[str], index: int) -> DealSheet:
         notes.append(f"{side_label(rules, names, game.winner)}: +{final_bonus} final bonus")
     hands = tuple((names[seat], hand_text(deal.hands[seat]) if deal.hands[seat] else "—")
                   for seat in range(players))
+    table = [f"{meld.name} {meld_text(meld)} ("
+             + ", ".join(dict.fromkeys(names[card.seat] for card in meld.cards)) + ")"
+             for meld in deal.melds]
+    table.append(f"pile: {cards_text(deal.pile) or 'empty'}")
     return DealSheet(index + 1, ending_words(deal, result, names), tuple(rows), tuple(notes),
-                     hands, last and game.finished, outcome_words(game, names, totals))
+                     hands, last and game.finished, outcome_words(game, names, totals),
+                     tuple(table))
 
 
 def outcome_words(game: Game, names: Sequence[str], totals: Sequence[int]) -> str:
@@ -163,7 +180,8 @@ def rules_summary(rules: Rules, players: int) -> list[tuple[str, str]]:
         "reshuffle": "the first time the stock runs out the pile (but its top card) is "
                      "shuffled into a new stock; the second time the deal ends",
     }[rules.stock_exhausted]
-    topics.append(("End of a deal", f"when a player has no cards left ({going_out}); or {stock}."))
+    topics.append(("End of a deal", f"when a player has no cards left ({going_out}); or {stock}; "
+                   f"{idle_rule(players)}."))
     two_to_nine = "5 each" if rules.card_points == "simplified" else "their face value"
     values = (f"aces {rules.ace_points // div} (low in a run: {rules.low_ace_points // div}); "
               f"K, Q, J, 10: {10 // div}; 2 to 9: "

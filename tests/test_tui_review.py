@@ -1,0 +1,203 @@
+"""The terminal game at 80 × 24 (issue 9, items 9 and 16-19): names shown as written, a
+save folder that cannot be written, the log's wrapped lines, where the focus stays, the
+finished table on the score sheet, resizing, the command line's refusals."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import Input, RichLog, Static
+
+from rummy500.commands.play import add_arguments, prepare
+from rummy500.session.session import TableSession
+from rummy500.session.settings import PERSON, TableSettings, default_settings
+from rummy500.tui.app import PlayApp
+from rummy500.tui.saves import SaveStore
+from rummy500.tui.screens import CoverScreen, SheetScreen
+from rummy500.tui.widgets import FlowBar
+from test_tui import args_for, settle, table_of
+
+SMALL = (80, 24)
+
+
+def quick(**kwargs: Any) -> TableSettings:
+    options = {"max_deals": 1, **kwargs.pop("options", {})}
+    return default_settings(kwargs.pop("preset", "classic"), options,
+                            bot=kwargs.pop("bot", "random"), seed=kwargs.pop("seed", 1),
+                            budget=0.05, **kwargs)
+
+
+def app_for(settings: TableSettings, store: SaveStore | None = None) -> PlayApp:
+    return PlayApp(settings, store, session=TableSession.new(settings, store), delay=0)
+
+
+def text_of(app: PlayApp, selector: str) -> str:
+    widget = table_of(app).query_one(selector)
+    assert isinstance(widget, (Static, FlowBar))
+    return str(widget.render())
+
+
+async def type_move(pilot: Any, text: str) -> None:
+    table = table_of(pilot.app)
+    box = table.query_one("#command", Input)
+    if not box.has_focus:
+        await pilot.press("colon")
+    box.value = text
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+@pytest.mark.asyncio
+async def test_names_written_like_markup_are_shown_as_written() -> None:
+    settings = default_settings(seats=(PERSON, PERSON), options={"max_deals": 1}, seed=8,
+                                names=("[/]", "[bold]Bob"))
+    app = app_for(settings)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, CoverScreen)
+        await pilot.press("enter")
+        await settle(pilot)
+        players = text_of(app, "#players")
+        assert "[/]" in players and "[bold]Bob" in players
+
+
+@pytest.mark.asyncio
+async def test_a_save_folder_that_cannot_be_written_does_not_stop_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = SaveStore(tmp_path)
+    app = app_for(quick(seed=3), store)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+
+        def refuse(*args: Any, **kwargs: Any) -> None:
+            raise PermissionError(13, "Permission denied")
+
+        monkeypatch.setattr(store, "_write", refuse)
+        session = table_of(app).session
+        count = len(session.made)
+        await pilot.press("d")
+        await settle(pilot)
+        assert str(session.made[count].move) == "draw"  # made, though not saved
+        message = text_of(app, "#message")
+        assert "cannot be saved" in message and "Permission denied" in message
+    store.close()
+
+
+@pytest.mark.asyncio
+async def test_wrapped_log_lines_keep_every_letter_at_80_columns() -> None:
+    app = app_for(quick(seed=3))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        table = table_of(app)
+        words = [f"word{n:02d}xyz" for n in range(40)]
+        table.session.log.append(" ".join(words))
+        table.update_table()
+        await pilot.pause()
+        log = table.query_one("#log", RichLog)
+        width = log.scrollable_content_region.width
+        assert log.scrollable_content_region.right <= log.region.right - 1  # the scrollbar
+        shown = [strip.text.rstrip() for strip in log.lines][-6:]
+        assert all(len(line) <= width for line in shown)
+        assert " ".join(" ".join(shown).split()).endswith(" ".join(words))
+
+
+@pytest.mark.asyncio
+async def test_the_focus_stays_in_the_move_box_after_a_typed_move() -> None:
+    app = app_for(quick(seed=3))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        table = table_of(app)
+        count = len(table.session.made)
+        await type_move(pilot, "draw")
+        await settle(pilot)
+        assert str(table.session.made[count].move) == "draw"
+        assert table.query_one("#command", Input).has_focus
+
+
+@pytest.mark.asyncio
+async def test_the_focus_stays_in_the_move_box_across_a_hot_seat_hand_over() -> None:
+    settings = default_settings(seats=(PERSON, PERSON), options={"max_deals": 1}, seed=8,
+                                names=("Ann", "Bob"))
+    app = app_for(settings)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")  # the first player is ready
+        await settle(pilot)
+        table = table_of(app)
+        session = table.session
+        seat = session.to_move
+        assert seat is not None
+        await type_move(pilot, "draw")
+        discard = next(m for m in session.view(seat).legal_moves() if m.kind == "discard")
+        await type_move(pilot, str(discard))
+        assert isinstance(app.screen, CoverScreen)
+        await pilot.press("enter")  # the other player is ready
+        await settle(pilot)
+        assert table_of(app).query_one("#command", Input).has_focus
+
+
+@pytest.mark.asyncio
+async def test_the_score_sheet_shows_the_finished_table() -> None:
+    app = app_for(quick(seed=2, options={"stock_exhausted": "end", "hand_size_two": 24},
+                        seats=(PERSON, "simple")))
+    rng = random.Random(1)
+    async with app.run_test(size=SMALL) as pilot:
+        for _ in range(400):
+            await settle(pilot)
+            if isinstance(app.screen, SheetScreen):
+                break
+            table = table_of(app)
+            seat = table.viewer
+            assert seat is not None
+            moves = table.session.view(seat).legal_moves()
+            melds = [m for m in moves if m.kind in ("meld", "layoff")]
+            assert table.session.play(seat, rng.choice(melds or moves)) is None
+            table.after_move(table.session.made[-1])
+        screen = app.screen
+        assert isinstance(screen, SheetScreen)
+        deal = table_of(app).session.game.deals[0]
+        assert deal.melds, "no meld reached the table: choose another seed"
+        assert len(screen.sheet.table) == len(deal.melds) + 1
+        shown = " ".join(str(w.render()) for w in screen.query(".table"))
+        for meld in deal.melds:
+            assert f"{meld.name} " in shown
+        assert "pile:" in shown
+
+
+@pytest.mark.asyncio
+async def test_resizing_keeps_the_turn_line_and_the_key_bar() -> None:
+    app = app_for(quick(seed=3))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.pause()
+        table = table_of(app)
+        status = table.query_one("#status")
+        assert status.region.height == 1 and status.region.width == 80
+        assert "to draw" in str(status.render_line(0).text)
+        footer = table.query_one("Footer")
+        assert footer.region.bottom == 24 and footer.region.height == 1
+        assert "Draw" in "".join(str(key.render()) for key in footer.query("FooterKey"))
+
+
+def test_resume_refuses_a_new_set_up(tmp_path: Path) -> None:
+    answer = prepare(args_for("--save-dir", str(tmp_path), "--resume", "--preset", "wild"))
+    assert isinstance(answer, str)
+    assert "--preset cannot be given with it" in answer
+
+
+def test_a_player_with_one_card_has_1_card() -> None:
+    from rummy500.narrate import plural
+    assert plural(1, "card") == "1 card" and plural(2, "card") == "2 cards"
+
+
+def test_the_set_up_arguments_exist() -> None:
+    import argparse
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    assert parser.parse_args(["--resume"]).resume
