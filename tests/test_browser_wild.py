@@ -1,7 +1,8 @@
 """The wild game in a browser: two people and a computer player, and the two things the
-``wild`` preset adds to a turn, both played through the page's own controls: a meld with a
-wild joker, whose card the page asks the person to declare among the engine's choices, and
-the rummy-call window, where the claims the pile offers are buttons beside *Pass*."""
+``wild`` preset adds to a turn, both played through the page's own controls: wild jokers, whose
+card the page asks the person to declare among the engine's choices (in a meld, then laid off
+on a meld), and the rummy-call window, where the claims the pile offers are buttons beside
+*Pass*. The deals go on (up to four) until each has happened."""
 
 from __future__ import annotations
 
@@ -96,6 +97,35 @@ def joker_choice(legal: list[str]) -> str | None:
     return next((moves[0] for moves in ways.values() if len(moves) > 1), None)
 
 
+def joker_layoff_choice(legal: list[str]) -> list[str]:
+    """The lay-offs of a joker onto one meld where it may stand for more than one card."""
+    ways: dict[str, list[str]] = {}
+    for move in legal:
+        if move.startswith("layoff *="):
+            ways.setdefault(move.split()[2], []).append(move)
+    return next((moves for moves in ways.values() if len(moves) > 1), [])
+
+
+def lay_off_joker(seat: Seat, options: list[str]) -> None:
+    """Select the joker and press the meld: the page asks which card it stands for there."""
+    page = seat.page
+    meld = options[0].split()[2]
+    seq = seat.seq()
+    seat.select(["*"])
+    seat.press(f"#melds button.meld.target[data-meld='{meld}']")
+    chooser = page.locator("#chooser")
+    chooser.wait_for(state="visible")
+    assert f"On {meld}, the joker stands for" in chooser.inner_text()
+    shown = chooser.locator("button[data-move]").evaluate_all("els => els.map(e => e.dataset.move)")
+    assert sorted(shown) == sorted(options)
+    chooser.locator(f"button[data-move='{options[-1]}']").click()
+    seat.wait_change(seq)
+    declared = options[-1].split()[1]
+    assert seat.page.locator(f"#melds button[data-meld='{meld}'] .card[data-card='{declared}']") \
+        .count() == 1
+    assert seat.log()[-1].startswith("You lay off joker as ")
+
+
 def test_wild_jokers_and_the_rummy_call_window(web_server: Server, browser: Any) -> None:
     ann_context, ann_page = new_page(browser)
     bob_context, bob_page = new_page(browser)
@@ -106,13 +136,20 @@ def test_wild_jokers_and_the_rummy_call_window(web_server: Server, browser: Any)
     seats = {0: ann, 1: bob}
     for page in (ann_page, bob_page):
         page.wait_for_selector("#game:not([hidden])")
-    done: dict[str, list[str]] = {"joker": [], "asked": [], "rummy": []}
+    done: dict[str, list[str]] = {"joker": [], "asked": [], "layoff": [],
+                                "rummy": []}
 
     def on_turn(number: int, seat: Seat) -> bool:
         other = seats[1 - number]
         if seat.page.evaluate("document.body.dataset.phase") == "rummy":
             done["rummy"].append(claim_in_rummy_window(seat, other))
             return True
+        if done["asked"] and not done["layoff"]:
+            options = joker_layoff_choice(seat.legal())
+            if options:
+                lay_off_joker(seat, options)
+                done["layoff"].append(options[-1])
+                return True
         move = joker_choice(seat.legal()) or choose_move(seat, number)
         if move.startswith("meld ") and "*=" in move:
             if meld_with_joker(seat, move):
@@ -127,9 +164,10 @@ def test_wild_jokers_and_the_rummy_call_window(web_server: Server, browser: Any)
             seat.page.wait_for_selector("#sheet[open]")
             seat.page.click("#sheet-close")
             assert not sheet_open(seat.page)
-        if done["asked"] and done["rummy"]:
+        if done["asked"] and done["layoff"] and done["rummy"]:
             break
     assert done["asked"], "no wild joker was declared by choosing among the engine's cards"
+    assert done["layoff"], "no joker was laid off with its card chosen"
     assert done["rummy"], "no rummy call was made"
     for seat in seats.values():
         assert seat.problems.real() == []
