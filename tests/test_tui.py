@@ -76,7 +76,9 @@ async def settle(pilot: Pilot[Any]) -> None:
         await pilot.pause()
         screen = app.screen
         if not isinstance(screen, TableScreen):
-            return
+            if any(isinstance(shown, TableScreen) for shown in app.screen_stack):
+                return  # a question over the table
+            continue  # the table is not up yet
         session = screen.session
         if session.finished or (not screen.thinking and session.person_to_move
                                 and screen.viewer == session.to_move):
@@ -376,7 +378,12 @@ async def draw_and_discard_first_card(app: PlayApp, pilot: Pilot[Any]) -> dict[s
     """Draw with the key bar, discard the first card of the hand; the record before the discard."""
     await settle(pilot)
     table = table_of(app)
-    await pilot.click(next(key for key in app.screen.query(FooterKey) if key.key == "d"))
+    for _ in range(500):
+        keys = [key for key in app.screen.query(FooterKey) if key.key == "d"]
+        if keys:
+            break
+        await pilot.pause(0.01)
+    await pilot.click(keys[0])
     assert made(app)[-1] == "draw"
     record = game_record(table.session.game)
     await pilot.click("#hand", offset=table.hand.offset_of(0))
