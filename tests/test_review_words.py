@@ -38,3 +38,21 @@ def test_the_rules_screen_tells_the_idle_deal_rule() -> None:
     topics = dict(rules_summary(make_rules("classic"), 3))
     assert "after 30 turns (10 a player) in a row with no card drawn from the stock" in (
         topics["End of a deal"])
+
+
+def test_the_readme_links_only_to_files_of_the_repository() -> None:
+    """Issue 9, item 19: the README must not send a reader of a clone to ../shared/; the
+    rules and the notation are docs/rules.md and docs/notation.md."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    for page in (root / "README.md", root / "docs" / "rules.md", root / "docs" / "notation.md"):
+        text = page.read_text(encoding="utf-8")
+        links = re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text)
+        assert "../" not in text, page
+        for link in links:
+            assert (page.parent / link).resolve().is_relative_to(root), (page, link)
+            assert (page.parent / link).exists(), (page, link)
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    assert "(docs/rules.md)" in readme and "(docs/notation.md)" in readme
