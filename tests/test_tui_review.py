@@ -201,3 +201,32 @@ def test_the_set_up_arguments_exist() -> None:
     parser = argparse.ArgumentParser()
     add_arguments(parser)
     assert parser.parse_args(["--resume"]).resume
+
+
+def test_the_quit_message_names_rummy500_only_when_it_is_on_the_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rummy500.commands import play
+
+    launched = tmp_path / "bin" / "rummy500"
+    launched.parent.mkdir()
+    launched.write_text("#!/bin/sh\n")
+    launched.chmod(0o755)
+    monkeypatch.setattr("sys.argv", [str(launched), "play"])
+    monkeypatch.setenv("PATH", str(tmp_path / "elsewhere"))
+    assert play.program() == str(launched)
+    monkeypatch.setenv("PATH", str(launched.parent))
+    assert play.program() == "rummy500"
+
+
+@pytest.mark.asyncio
+async def test_partners_are_marked_and_computer_players_say_how_strong_they_are() -> None:
+    settings = default_settings("partnership", {"max_deals": 1}, seats=(PERSON, "random",
+                                "simple", "random"), seed=5, budget=0.05)
+    app = app_for(settings)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        players = " ".join(text_of(app, "#players").split())
+        assert "your partner" in players
+        from rummy500.bots import strength
+        assert strength("simple") in players and strength("random") in players
