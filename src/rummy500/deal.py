@@ -8,7 +8,9 @@ from typing import NamedTuple
 
 from .cards import JOKER_MASK, face_of, face_pretty, iter_bits, sort_key
 from .errors import IllegalMoveError as IllegalMoveError
+from .errors import NotNowError
 from .errors import RecordError as RecordError
+from .kinds import DealEnd, Phase
 from .legal import (
     DRAW_PHASE,
     OVER,
@@ -65,7 +67,7 @@ class _Snapshot(NamedTuple):
     credit: list[int]
     known: list[int]
     turn: int
-    phase: str
+    phase: Phase
     must_use: int
     went_out: int | None
     ended_by: str
@@ -217,7 +219,7 @@ class Deal:
             self._remove(seat, chosen[0])
             self.pile.append(chosen[0])
             if not self.hands[seat]:
-                self._finish("went out", seat)
+                self._finish(DealEnd.WENT_OUT, seat)
             else:
                 self._end_turn()
         elif kind == DRAW:
@@ -228,7 +230,7 @@ class Deal:
         elif kind in (MELD, LAYOFF):
             self._lay(seat, move)
             if not self.hands[seat]:
-                self._finish("went out", seat)
+                self._finish(DealEnd.WENT_OUT, seat)
         elif kind == TAKE:
             self._take(seat, move.pieces[0])
         elif kind in (RUMMY_MELD, RUMMY_LAYOFF):
@@ -236,7 +238,7 @@ class Deal:
         elif kind == PASS:
             self._ask_claims(seat + 1)
         elif kind == END:
-            self._finish("declined", None)
+            self._finish(DealEnd.DECLINED, None)
         else:  # pragma: no cover - parse_move admits no other kind
             raise IllegalMoveError(f"unknown move {move}")
 
@@ -306,10 +308,10 @@ class Deal:
         self.progress = False
         policy = self.rules.stock_exhausted
         if not self.stock and (policy == "end" or (policy == "reshuffle" and self.restocks)):
-            self._finish("stock", None)
+            self._finish(DealEnd.STOCK, None)
             return
         if self.idle_turns >= IDLE_TURNS_PER_PLAYER * self.players:
-            self._finish("idle", None)
+            self._finish(DealEnd.IDLE, None)
             return
         self.discarder = self.turn
         if self.rules.rummy_calls:
@@ -331,7 +333,7 @@ class Deal:
         self.phase = DRAW_PHASE
         if not self.stock and self.rules.stock_exhausted == "reshuffle":
             if len(self.pile) < 2:
-                self._finish("stock", None)
+                self._finish(DealEnd.STOCK, None)
             else:
                 self._reshuffle()
 
@@ -375,7 +377,7 @@ class Deal:
             )
         return matched
 
-    def _finish(self, ended_by: str, went_out: int | None) -> None:
+    def _finish(self, ended_by: DealEnd, went_out: int | None) -> None:
         self.phase = OVER
         self.ended_by = ended_by
         self.went_out = went_out
@@ -386,7 +388,7 @@ class Deal:
     def result(self) -> DealResult:
         """Points on the table, in hand, and each side's score for the deal."""
         if self.phase != OVER:
-            raise ValueError("the deal is not over")
+            raise NotNowError("the deal is not over")
         rules = self.rules
         players = self.players
         in_hand = tuple(self.points.in_hand(hand) for hand in self.hands)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .cards import JOKER, JOKER_MASK, face_pretty, faces_present, iter_bits, joker_count
+from .kinds import Phase
 from .melds import (
     DECLARED,
     IMPOSSIBLE,
@@ -41,10 +42,10 @@ from .rules import Rules
 from .scoring import points_for
 from .table import lay_off, new_meld, pick_cards, pick_from_pile
 
-DRAW_PHASE = "draw"
-PLAY_PHASE = "play"
-RUMMY_PHASE = "rummy"
-OVER = "over"
+DRAW_PHASE = Phase.DRAW
+PLAY_PHASE = Phase.PLAY
+RUMMY_PHASE = Phase.RUMMY
+OVER = Phase.OVER
 
 DRAW_MOVE = Move(DRAW)
 END_MOVE = Move(END)
@@ -55,7 +56,7 @@ class Position(NamedTuple):
     """What the player to move sees that decides what it may do."""
 
     rules: Rules
-    phase: str
+    phase: Phase
     hand: int
     pile: list[int]
     melds: list[Meld]

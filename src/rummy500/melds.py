@@ -18,9 +18,10 @@ from typing import NamedTuple
 
 from .cards import JOKER, face_pretty, rank_of, suit_of
 from .errors import MeldError as MeldError
+from .kinds import MeldKind
 from .rules import Rules
 
-RUN, SET, JOKER_SET = 0, 1, 2
+RUN, SET, JOKER_SET = MeldKind.RUN, MeldKind.SET, MeldKind.JOKER_SET
 DECLARED = 64
 ACE_HIGH = 14
 
@@ -58,7 +59,7 @@ class Meld(NamedTuple):
     """A meld on the table; a new value replaces it when a card is laid off."""
 
     number: int
-    kind: int
+    kind: MeldKind
     suit: int
     """The run's suit (-1 for sets)."""
     rank: int
@@ -93,7 +94,7 @@ class Meld(NamedTuple):
 
 
 class MeldShape(NamedTuple):
-    kind: int
+    kind: MeldKind
     suit: int
     rank: int
     lo: int
@@ -107,7 +108,9 @@ def accepts(meld: Meld) -> int:
     return meld.fits
 
 
-def compute_fits(kind: int, suit: int, rank: int, lo: int, hi: int, faces: int, size: int) -> int:
+def compute_fits(
+    kind: MeldKind, suit: int, rank: int, lo: int, hi: int, faces: int, size: int
+) -> int:
     """What a meld of this shape accepts: see :func:`accepts`."""
     if kind == RUN:
         bits = 0

@@ -3,39 +3,71 @@
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from collections.abc import Iterable
+from typing import Any, NamedTuple
 
 from .cards import JOKER, CardError, face_str, parse_face, rank_of, suit_of
 from .errors import InvalidMoveError as InvalidMoveError
+from .kinds import MOVE_KINDS, MoveKind
 from .melds import DECLARED, piece_face, piece_pretty
 
-DRAW = "draw"
-TAKE = "take"
-MELD = "meld"
-LAYOFF = "layoff"
-DISCARD = "discard"
-END = "end"
-RUMMY_MELD = "rummy meld"
-RUMMY_LAYOFF = "rummy layoff"
-PASS = "pass"
+DRAW = MoveKind.DRAW
+TAKE = MoveKind.TAKE
+MELD = MoveKind.MELD
+LAYOFF = MoveKind.LAYOFF
+DISCARD = MoveKind.DISCARD
+END = MoveKind.END
+RUMMY_MELD = MoveKind.RUMMY_MELD
+RUMMY_LAYOFF = MoveKind.RUMMY_LAYOFF
+PASS = MoveKind.PASS
 
-KINDS = (DRAW, TAKE, MELD, LAYOFF, DISCARD, END, RUMMY_MELD, RUMMY_LAYOFF, PASS)
+KINDS = tuple(MoveKind)
 
 MAX_MOVE_LENGTH = 200
 """The longest move text read (the longest real move is under 100 characters)."""
 
 
-class Move(NamedTuple):
-    """A move: its kind, its pieces (faces, declared jokers) and the meld it targets."""
+class _MoveFields(NamedTuple):
+    kind: MoveKind
+    pieces: tuple[int, ...]
+    meld: int
 
-    kind: str
-    pieces: tuple[int, ...] = ()
-    meld: int = 0
+
+class Move(_MoveFields):
+    """A move: its kind, its pieces (faces, declared jokers) and the meld it targets.
+
+    The kind is a :class:`~rummy500.kinds.MoveKind` or its text; any other is refused:
+
+    >>> Move("draw").kind is MoveKind.DRAW
+    True
+    >>> try:
+    ...     Move("drew")
+    ... except InvalidMoveError as error:
+    ...     print(error.code, "-", str(error)[:40])
+    bad_move - 'drew' is not a move: the moves are draw
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, kind: MoveKind | str, pieces: tuple[int, ...] = (), meld: int = 0) -> Move:
+        try:
+            known = MOVE_KINDS[kind]
+        except (KeyError, TypeError):
+            raise InvalidMoveError(f"{kind!r} is not a move: the moves are {_KIND_LIST}") from None
+        return tuple.__new__(cls, (known, pieces, meld))
+
+    def __repr__(self) -> str:
+        return f"Move(kind={self.kind.value!r}, pieces={self.pieces!r}, meld={self.meld!r})"
+
+    @classmethod
+    def _make(cls, iterable: Iterable[Any]) -> Move:  # type: ignore[override]  # mypy: NamedTuple
+        """Build from fields (``_replace`` comes here), refusing an unknown kind too."""
+        return cls(*iterable)
 
     def __str__(self) -> str:
         kind = self.kind
         if kind in (DRAW, END, PASS):
-            return kind
+            return kind.value
         text = " ".join(piece_str(p) for p in self.pieces)
         if kind in (LAYOFF, RUMMY_LAYOFF):
             return f"{kind} {text} m{self.meld}"
@@ -43,25 +75,24 @@ class Move(NamedTuple):
 
     def describe(self) -> str:
         """The move in plain words (without who made it)."""
-        kind = self.kind
         cards = ", ".join(piece_pretty(p) for p in self.pieces)
-        if kind == DRAW:
-            return "draws from the stock"
-        if kind == TAKE:
-            return f"takes {cards} and the cards above it from the pile"
-        if kind == MELD:
-            return f"melds {cards}"
-        if kind == LAYOFF:
-            return f"lays off {cards} on m{self.meld}"
-        if kind == DISCARD:
-            return f"discards {cards}"
-        if kind == END:
-            return "takes nothing from the pile, which ends the deal"
-        if kind == RUMMY_MELD:
-            return f"calls rummy and melds {cards} from the pile"
-        if kind == RUMMY_LAYOFF:
-            return f"calls rummy and lays off {cards} from the pile on m{self.meld}"
-        return "passes"
+        return _DESCRIPTIONS[self.kind].format(cards=cards, meld=f"m{self.meld}")
+
+
+_DESCRIPTIONS: dict[MoveKind, str] = {
+    DRAW: "draws from the stock",
+    TAKE: "takes {cards} and the cards above it from the pile",
+    MELD: "melds {cards}",
+    LAYOFF: "lays off {cards} on {meld}",
+    DISCARD: "discards {cards}",
+    END: "takes nothing from the pile, which ends the deal",
+    RUMMY_MELD: "calls rummy and melds {cards} from the pile",
+    RUMMY_LAYOFF: "calls rummy and lays off {cards} from the pile on {meld}",
+    PASS: "passes",
+}
+"""Each kind of move in plain words, with the cards and the meld to fill in."""
+
+_KIND_LIST = ", ".join(list(MOVE_KINDS)[:-1]) + " and " + list(MOVE_KINDS)[-1]
 
 
 def piece_str(piece: int) -> str:

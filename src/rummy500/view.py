@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .cards import Cards, face_of, iter_bits, make_pack
 from .deal import Deal
+from .kinds import Phase
 from .legal import Position, legal_moves, why_illegal
 from .melds import Meld
 from .moves import Move, parse_move
@@ -26,7 +27,7 @@ class PlayerView:
     dealer: int
     turn: int
     """The seat the game waits for."""
-    phase: str
+    phase: Phase
     """'draw', 'play', 'rummy' or 'over'."""
     hand: int
     """This seat's cards (a bitset of cards)."""
@@ -50,7 +51,7 @@ class PlayerView:
 
     @property
     def my_turn(self) -> bool:
-        return self.turn == self.seat and self.phase != "over"
+        return self.turn == self.seat and self.phase != Phase.OVER
 
     @property
     def hand_cards(self) -> Cards:
