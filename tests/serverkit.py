@@ -16,7 +16,7 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from rummy500.client import Api, TableConnection
+from rummy500.game import Game
 
 POSTGRES_ADMIN = os.environ.get("RUMMY500_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 START_TIMEOUT = 60.0
@@ -192,3 +193,51 @@ def seat_body(*kinds: str, **extra: Any) -> dict[str, Any]:
     seats = [{"kind": "person"} if kind == "person" else {"kind": "bot", "bot": kind}
              for kind in kinds]
     return {"players": len(kinds), "seats": seats, **extra}
+
+
+# -- the truth -----------------------------------------------------------------------------
+
+
+def replay_changes(record: Mapping[str, Any], *, swap_copies: bool = False,
+                   ) -> Iterator[tuple[int, Game, dict[str, Any] | None]]:
+    """A finished table's changes, replayed by the engine from its record
+    (GET /api/tables/<id>/record): for each ``seq`` from 0, the game right after that
+    change (one :class:`Game`, changed in place between yields) and the change's public
+    event as docs/protocol.md writes it (None for change 0, the table waiting).
+
+    ``swap_copies``: in a two-pack game every card is the other pack's copy of the
+    record's (the faces, and so the record, are the same). At the end the game is checked
+    against :func:`rummy500.record.replay` of the whole record.
+    """
+    from rummy500.moves import parse_move
+    from rummy500.record import cards_from_faces, replay
+    from rummy500.rules import rules_from_record
+
+    rules = rules_from_record(record["rules"])
+    players: int = record["players"]
+    rounds: list[dict[str, Any]] = record["rounds"]
+    swap = 64 if swap_copies and rules.deck_count(players) == 2 else 0
+
+    def physical(faces: list[str]) -> list[int]:
+        return [card ^ swap for card in cards_from_faces(faces, rules, players)]
+
+    game = Game(rules, players, dealer=rounds[0]["dealer"], auto_deal=False,
+                rng=random.Random(0))
+    seq = 0
+    yield seq, game, None
+    for number, round_data in enumerate(rounds, 1):
+        deal = game.start_deal(physical(round_data["deck"]),
+                               [physical(order) for order in round_data.get("restock", [])],
+                               round_data["dealer"])
+        deal.rng = None
+        seq += 1
+        yield seq, game, {"deal": number, "dealer": deal.dealer}
+        for text in round_data["moves"]:
+            seat = game.turn
+            game.play(parse_move(text))
+            seq += 1
+            yield seq, game, {"seat": seat, "move": text}
+    truth = replay(record)
+    assert game.finished and truth.finished
+    assert (game.totals, game.results, game.winner) == (truth.totals, truth.results,
+                                                        truth.winner)
