@@ -132,12 +132,14 @@ class Hub:
 
     # -- tables -----------------------------------------------------------------------------
 
-    async def _load(self, table_id: str) -> LiveTable | None:
-        """The table from the database (call with its lock held)."""
+    async def _load(self, table_id: str, upto: int | None = None) -> LiveTable | None:
+        """The table from the database (call with its lock held); ``upto``: as it stood
+        at that change."""
         stored = await self.store.load(table_id)
         if stored is None:
             return None
-        table = LiveTable.rebuild(table_id, stored.spec, stored.seats, stored.changes)
+        changes = [c for c in stored.changes if upto is None or c.seq <= upto]
+        table = LiveTable.rebuild(table_id, stored.spec, stored.seats, changes)
         self._presence_into(table)
         self.live[table_id] = table
         self.touched[table_id] = time.monotonic()
@@ -298,11 +300,13 @@ class Hub:
                 del self.live[table_id]
                 return Refusal("unavailable", "the move could not be stored: try again")
             if not stored:
-                # Another process stored a change first: this one is void.
+                # Another process stored a change first: this one is void. The table as
+                # it stood before it, then every change stored since, as updates (with
+                # their events) to this process's clients.
                 del self.live[table_id]
-                fresh = await self._load(table_id)
+                fresh = await self._load(table_id, upto=seq)
                 if fresh is not None:
-                    self._rebroadcast(fresh)
+                    await self._catch_up(fresh)
                     self._drive(fresh)
                 return Refusal(STALE, "the table moved on: read the latest state and move again")
             self.last_local.add(table_id)
@@ -327,12 +331,6 @@ class Hub:
             frame = frames.get(client.seat)
             if frame is not None:
                 client.send(frame)
-
-    def _rebroadcast(self, table: LiveTable) -> None:
-        """The whole truth again to every client (after this process lost a race)."""
-        for client in list(self.clients.get(table.id, ())):
-            client.send({"type": "welcome", "seat": client.seat, "seq": table.seq,
-                         "state": table.state(client.seat)})
 
     def _send_seats(self, table: LiveTable) -> None:
         frame = json.dumps({"type": "seats", "seq": table.seq, "seats": table.seats_json()})
