@@ -96,6 +96,9 @@ class LiveTable:
     standins: set[int] = field(default_factory=set)
     """Person seats whose turns the stand-in computer player plays until they return."""
     bots: dict[int, Bot] = field(default_factory=dict)
+    shared: dict[str, Any] = field(default_factory=dict)
+    """The public part of every seat's state at change ``shared_seq``."""
+    shared_seq: int = -1
 
     def __post_init__(self) -> None:
         rules = rules_from_record(self.spec.rules)
@@ -200,7 +203,11 @@ class LiveTable:
         return shown
 
     def state(self, seat: int | None) -> dict[str, Any]:
-        return seat_state(self.game, seat, self.seats_json())
+        """``seat``'s state. What every seat sees alike is worked out once per change
+        (the states share those lists: read them, never change them)."""
+        if self.shared_seq != self.seq:
+            self.shared, self.shared_seq = {}, self.seq
+        return seat_state(self.game, seat, self.seats_json(), self.shared)
 
     def summary(self) -> dict[str, Any]:
         """The public summary: never a hidden card."""

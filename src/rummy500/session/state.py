@@ -73,11 +73,14 @@ def deal_sheets(game: Game) -> list[dict[str, Any]]:
 
 
 def seat_state(
-    game: Game, seat: int | None, seats: Sequence[Mapping[str, Any]]
+    game: Game, seat: int | None, seats: Sequence[Mapping[str, Any]],
+    shared: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The whole truth for ``seat`` (None: a spectator) of ``game``, with the ``seats`` list.
 
-    A game with no deal yet is a table still waiting for people.
+    A game with no deal yet is a table still waiting for people. ``shared``: an empty
+    dict to give to every call for the same moment of the game, so that what every seat
+    sees alike is worked out once (the states then share those lists: read them only).
     """
     players = game.players
     if not game.deals:
@@ -99,9 +102,13 @@ def seat_state(
     }
     if seat is not None:
         state["hand"] = hand_texts(view.hand)
-    state.update(_public(view))
-    state["totals"] = list(game.totals)
-    state["deals"] = deal_sheets(game)
+    if shared is None:
+        shared = {}
+    if not shared:
+        shared.update(_public(view))
+        shared["totals"] = list(game.totals)
+        shared["deals"] = deal_sheets(game)
+    state.update(shared)
     state["over"] = game.finished
     state["winner"] = game.winner
     state["seats"] = [dict(s) for s in seats]
