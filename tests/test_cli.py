@@ -134,7 +134,7 @@ def test_simulate_records_replay_to_the_summary(capsys: Capture, tmp_path: Path)
     files = sorted(folder.iterdir())
     assert [f.name for f in files] == [f"deal-{i:05d}.json" for i in range(1, 6)]
     per_side: list[list[int]] = [[], []]
-    ended = dict.fromkeys(ENDINGS, 0)
+    ended: dict[str, int] = dict.fromkeys(ENDINGS, 0)
     for path in files:
         game = replay(json.loads(path.read_text(encoding="utf-8")))
         assert len(game.results) == 1

@@ -25,6 +25,8 @@ from types import TracebackType
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from .errors import BadInputError
+
 
 class ServerError(Exception):
     """The server answered with an error (``status``, ``code``, its words)."""
@@ -49,7 +51,7 @@ def split_table_url(url: str) -> tuple[str, str]:
     parts = urlsplit(url)
     pieces = [p for p in parts.path.split("/") if p]
     if parts.scheme not in ("http", "https") or len(pieces) < 2 or pieces[-2] != "t":
-        raise ValueError(f"{url!r} is not a table link: it looks like http://HOST:PORT/t/ID")
+        raise BadInputError(f"{url!r} is not a table link: it looks like http://HOST:PORT/t/ID")
     base = urlunsplit((parts.scheme, parts.netloc, "", "", ""))
     return base, pieces[-1]
 

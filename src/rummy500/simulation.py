@@ -23,10 +23,11 @@ from .bots import BOT_NAMES, Bot, check_worlds, make_bot
 from .deal import DealResult, IllegalMoveError
 from .errors import SimulationError as SimulationError
 from .game import Game
+from .kinds import DealEnd
 from .moves import DRAW, END, TAKE
 from .rules import Rules, RulesError, make_rules, parse_option_value
 
-ENDINGS = ("went out", "stock", "declined", "idle")
+ENDINGS = tuple(DealEnd)
 """How a deal can end (:attr:`rummy500.deal.DealResult.ended_by`)."""
 
 TURN_STARTS = frozenset({DRAW, TAKE, END})

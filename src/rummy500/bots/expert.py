@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from ..cards import JOKER, JOKER_MASK, face_of, faces_present, iter_bits
 from ..errors import NotYourTurnError
+from ..kinds import Phase
 from ..legal import can_still_use, take_must_be_used
 from ..melds import DECLARED, RUN, find_melds
 from ..moves import DISCARD, DRAW, END, LAYOFF, MELD, PASS, TAKE, Move
@@ -49,10 +50,10 @@ class ExpertBot(Bot):
             raise NotYourTurnError("there is no legal move: it is not this seat's move")
         if len(moves) == 1:
             return Decision(moves[0], "the only legal move")
-        if view.phase == "rummy":
+        if view.phase == Phase.RUMMY:
             return self._claim(view, moves)
         ctx = Context(view, self.light)
-        if view.phase == "draw":
+        if view.phase == Phase.DRAW:
             return self.draw_decision(ctx, moves)
         return self.play_decision(ctx, moves)
 

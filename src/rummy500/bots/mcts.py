@@ -29,6 +29,7 @@ import time
 from ..deal import Deal
 from ..errors import NotYourTurnError
 from ..game import game_end
+from ..kinds import Phase
 from ..moves import DISCARD, Move
 from ..view import PlayerView, view_of
 from .base import Bot, Decision
@@ -74,10 +75,10 @@ class MctsBot(Bot):
         moves = view.legal_moves()
         if not moves:
             raise NotYourTurnError("there is no legal move: it is not this seat's move")
-        if len(moves) == 1 or view.phase == "rummy":
+        if len(moves) == 1 or view.phase == Phase.RUMMY:
             return self.expert.decide(view)
         ctx = Context(view)
-        if view.phase == "draw":
+        if view.phase == Phase.DRAW:
             options = self.expert.draw_options(ctx, moves)
         else:
             decision = self.expert.play_decision(ctx, moves)
@@ -171,7 +172,7 @@ class MctsBot(Bot):
         limit = self.horizon * view.players if self.horizon is not None else -1
         while not deal.over:
             seat = deal.turn
-            if deal.phase == "draw":
+            if deal.phase == Phase.DRAW:
                 if turns == limit:
                     return self.leaf_value(deal, view)
                 turns += 1

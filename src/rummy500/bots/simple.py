@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from ..cards import JOKER, JOKER_MASK, face_of, faces_present, iter_bits
 from ..errors import NotYourTurnError
+from ..kinds import Phase
 from ..legal import can_still_use
 from ..melds import (
     DECLARED,
@@ -187,9 +188,9 @@ class SimpleBot(Bot):
         if not moves:
             raise NotYourTurnError("there is no legal move: it is not this seat's move")
         points = points_for(view.rules)
-        if view.phase == "rummy":
+        if view.phase == Phase.RUMMY:
             return self._claim(view, moves, points)
-        if view.phase == "draw":
+        if view.phase == Phase.DRAW:
             return self._draw(view, moves, points)
         return self._play(view, moves, points)
 

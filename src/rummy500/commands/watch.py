@@ -16,6 +16,7 @@ from ..bots import BOT_NAMES, Bot, check_budget
 from ..deal import IllegalMoveError
 from ..errors import BadInputError
 from ..game import Game
+from ..kinds import Phase
 from ..narrate import (
     before,
     deal_end,
@@ -152,7 +153,7 @@ def watch(
                 lines[0] += f"  ({decision.reason})"
             for line in lines:
                 teller.say(line)
-            if not deal.over and deal.phase == "draw":
+            if not deal.over and deal.phase == Phase.DRAW:
                 teller.say("    " + status_line(deal), "dim")
             teller.pause()
         result = game.results[number - 1]

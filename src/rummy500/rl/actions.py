@@ -48,6 +48,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..cards import JOKER
+from ..errors import InvalidMoveError, MeldError
 from ..melds import ACE_HIGH, DECLARED, position_face
 from ..moves import (
     DISCARD,
@@ -218,14 +219,14 @@ class ActionSpace:
         faces = tuple(p - DECLARED if p >= DECLARED else p for p in pieces)
         shape = self._shape_of.get(faces)
         if shape is None:
-            raise ValueError("no meld has these cards in this order")
+            raise MeldError("no meld has these cards in this order")
         mask = 0
         for i, piece in enumerate(pieces):
             if piece >= DECLARED:
                 mask |= 1 << i
         rank = self._pattern_rank[len(pieces)].get(mask)
         if rank is None:
-            raise ValueError("more wild jokers than the pack holds, or no natural card")
+            raise MeldError("more wild jokers than the pack holds, or no natural card")
         return self.meld_shapes[shape].base + rank
 
     def _meld_pieces(self, offset: int) -> tuple[int, ...]:
@@ -241,7 +242,7 @@ class ActionSpace:
 
     def block_of(self, action: int) -> Block:
         if not 0 <= action < self.size:
-            raise ValueError(f"action {action} is outside 0..{self.size - 1}")
+            raise InvalidMoveError(f"action {action} is outside 0..{self.size - 1}")
         return self.blocks[bisect_right(self._starts, action) - 1]
 
     def decode(self, action: int) -> Move:
@@ -275,7 +276,7 @@ class ActionSpace:
         if action is None:
             action = self._encode(move)
             if self.decode(action) != move:
-                raise ValueError(f"{_text(move)} is not written the way the engine lists it")
+                raise InvalidMoveError(f"{_text(move)} is not written the way the engine lists it")
             self._encoded[move] = action
         return action
 
@@ -288,24 +289,24 @@ class ActionSpace:
         kind = move.kind
         block = self._block.get(kind)
         if block is None:
-            raise ValueError(f"'{kind}' moves are not played with these rules")
+            raise InvalidMoveError(f"'{kind}' moves are not played with these rules")
         pieces = move.pieces
         if kind in (DRAW, END, PASS):
             return block.start
         try:
             if kind in (TAKE, DISCARD):
                 if len(pieces) != 1 or not self._has_face(pieces[0]):
-                    raise ValueError("a take or discard names one face this pack has")
+                    raise InvalidMoveError("a take or discard names one face this pack has")
                 return block.start + face_index(pieces[0])
             if kind in (MELD, RUMMY_MELD):
                 return block.start + self._meld_offset(pieces)
             if len(pieces) != 1 or pieces[0] not in self._piece_index:
-                raise ValueError("a layoff names one card this pack has")
+                raise InvalidMoveError("a layoff names one card this pack has")
             if not 1 <= move.meld <= self.meld_slots:
-                raise ValueError(f"meld slots go from m1 to m{self.meld_slots}")
+                raise InvalidMoveError(f"meld slots go from m1 to m{self.meld_slots}")
             return block.start + self._piece_index[pieces[0]] * self.meld_slots + move.meld - 1
         except ValueError as error:
-            raise ValueError(f"{_text(move)} has no action number: {error}") from None
+            raise InvalidMoveError(f"{_text(move)} has no action number: {error}") from None
 
     def to_text(self, action: int) -> str:
         """The notation of the move numbered ``action``."""

@@ -26,6 +26,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..bots import Bot, make_bot
+from ..errors import SettingsError
 from ..game import Game
 from ..rules import make_rules
 from .actions import Mask, action_space
@@ -54,14 +55,14 @@ class Rummy500Env(gymnasium.Env[Observation, np.int64]):
         rules = make_rules(preset, **(options or {}))
         rules.check_players(players)
         if not 0 <= seat < players:
-            raise ValueError(f"seat must be from 0 to {players - 1}")
+            raise SettingsError(f"seat must be from 0 to {players - 1}")
         names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
         if len(names) != players - 1:
-            raise ValueError(f"{players} players need {players - 1} opponents, not {len(names)}")
+            raise SettingsError(f"{players} players need {players - 1} opponents, not {len(names)}")
         for name in names:
             make_bot(name, 0)  # refuse an unknown name now
         if render_mode is not None and render_mode not in ("human", "ansi"):
-            raise ValueError("render_mode must be 'human' or 'ansi'")
+            raise SettingsError("render_mode must be 'human' or 'ansi'")
         self.rules = rules
         self.players = players
         self.seat = seat

@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..cards import iter_bits
+from ..kinds import Phase
 from ..melds import Meld
 from ..rules import Rules
 from ..view import PlayerView
@@ -35,7 +36,7 @@ from .actions import CARD_FACE_INDEX, JOKER_INDEX, NATURAL_FACES, action_space
 
 Observation = npt.NDArray[np.float32]
 
-PHASES = ("draw", "play", "rummy", "over")
+PHASES = tuple(Phase)
 _PHASE_INDEX = {phase: i for i, phase in enumerate(PHASES)}
 SCORE_CLIP = 10.0
 """Score features (points / score scale) are clipped to ±this."""

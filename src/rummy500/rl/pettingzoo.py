@@ -22,6 +22,7 @@ import random
 from typing import Any
 
 from ..commands.extras import require
+from ..errors import IllegalMoveError, InvalidMoveError, SettingsError
 
 require("rl", "pettingzoo", feature="rummy500.rl.pettingzoo")
 
@@ -65,7 +66,7 @@ class Rummy500AECEnv(AECEnv):  # type: ignore[misc]
         rules = make_rules(preset, **(options or {}))
         rules.check_players(players)
         if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)}")
+            raise SettingsError(f"render_mode must be one of {', '.join(RENDER_MODES)}")
         self.rules = rules
         self.players = players
         self.reward_kind = check_reward_kind(reward)
@@ -163,12 +164,12 @@ class Rummy500AECEnv(AECEnv):  # type: ignore[misc]
             return
         game = self._game()
         if action is None or not 0 <= int(action) < self.actions.size:
-            raise ValueError(f"an action is a number from 0 to {self.actions.size - 1}")
+            raise InvalidMoveError(f"an action is a number from 0 to {self.actions.size - 1}")
         move = self.actions.decode(int(action))
         self._cumulative_rewards[agent] = 0.0
         if not self.action_mask()[int(action)]:
             if self.illegal_reward is None:
-                raise ValueError(f"{agent} cannot play '{move}' now")
+                raise IllegalMoveError(f"{agent} cannot play '{move}' now")
             self._end_by_illegal_move(agent, move)
             return
         deals_before = len(game.results)

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from ..errors import SettingsError
 from ..game import Game
 from ..rules import Rules
 
@@ -38,7 +39,7 @@ def check_reward_kind(kind: str) -> RewardKind:
         return "win"
     if kind == "both":
         return "both"
-    raise ValueError(f"reward must be one of {', '.join(REWARD_KINDS)}, not {kind!r}")
+    raise SettingsError(f"reward must be one of {', '.join(REWARD_KINDS)}, not {kind!r}")
 
 
 def score_scale(rules: Rules) -> float:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import Bot, make_bot
+from ..errors import RecordFormatError
 from ..game import Game
 from ..moves import Move, parse_move
 from ..record import game_record
@@ -127,14 +128,15 @@ class LiveTable:
     def apply(self, change: Change) -> dict[str, Any]:
         """Make a stored change (in order); its public event."""
         if change.seq != self.seq + 1:
-            raise ValueError(f"change {change.seq} follows change {self.seq}")
+            raise RecordFormatError(f"change {change.seq} follows change {self.seq}")
         if change.move is None:
             deal = self.game.start_deal()
             event = deal_event(len(self.game.deals), deal.dealer)
         else:
             assert change.seat is not None
             if self.game.turn != change.seat:
-                raise ValueError(f"stored change {change.seq}: seat {change.seat} is not to move")
+                raise RecordFormatError(
+                    f"stored change {change.seq}: seat {change.seat} is not to move")
             move = parse_move(change.move)
             self.game.play(move)
             event = move_event(change.seat, move)

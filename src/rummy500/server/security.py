@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..errors import NotJSONError
+
 TOKEN_BYTES = 32
 """Seat tokens carry 256 random bits."""
 TABLE_ID_BYTES = 18
@@ -77,7 +79,7 @@ class BadFrame:
 
 
 def _no_constants(text: str) -> Any:
-    raise ValueError(f"{text} is not JSON")
+    raise NotJSONError(f"{text} is not JSON")
 
 
 def parse_frame(text: str) -> dict[str, Any] | BadFrame:

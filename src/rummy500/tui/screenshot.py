@@ -11,6 +11,8 @@ import asyncio
 import sys
 from pathlib import Path
 
+from ..errors import OptionsError
+from ..kinds import Phase
 from ..session.session import TableSession
 from ..session.settings import default_settings
 from .app import PlayApp
@@ -25,7 +27,7 @@ def position(seed: int = 6, melds: int = 4) -> TableSession:
     seat = session.people[0]
     while not session.finished:
         view = session.view(seat)
-        if session.person_to_move and view.phase == "play" and len(view.melds) >= melds:
+        if session.person_to_move and view.phase == Phase.PLAY and len(view.melds) >= melds:
             return session
         if session.person_to_move:
             decision = session.hint_turn(seat).decide()
@@ -34,7 +36,7 @@ def position(seed: int = 6, melds: int = 4) -> TableSession:
             turn = session.bot_turn()
             assert turn is not None
             session.apply_bot(turn, turn.decide())
-    raise ValueError(f"the game with seed {seed} ended before {melds} melds were down")
+    raise OptionsError(f"the game with seed {seed} ended before {melds} melds were down")
 
 
 async def shoot(path: Path, size: tuple[int, int] = (80, 24), seed: int = 6) -> None:
