@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from rummy500.cards import JOKER, face_of, face_str, iter_bits, make_pack, parse_face
 from rummy500.deal import Deal
 from rummy500.game import Game
-from rummy500.melds import classify
+from rummy500.melds import Meld, classify
 from rummy500.moves import parse_piece
 from rummy500.rules import Rules
 from rummy500.scoring import points_for
@@ -66,14 +66,16 @@ def setup_deal(
     pile: str = "",
     table: Sequence[tuple[int, str]] = (),
     restock: Sequence[str] = (),
+    known: Sequence[tuple[int, str]] = (),
 ) -> Deal:
     """Start the game's next deal with these hands (the dealer is the game's next dealer).
 
     ``hands`` are per seat; a hand ending in ``...`` is filled up from the rest of
     the pack. ``stock`` names the top of the stock, first card first. ``pile``
     names cards laid on the pile above the up-card, bottom first; ``table`` holds
-    ``(seat, "7h 7d 7s")`` melds credited to that seat. ``restock`` gives the
-    order of each new stock (``stock_exhausted = "reshuffle"``), top first.
+    ``(seat, "7h 7d 7s")`` melds credited to that seat; ``known`` holds
+    ``(seat, "9h 9d")``: cards of that seat's hand that it took from the pile. ``restock``
+    gives the order of each new stock (``stock_exhausted = "reshuffle"``), top first.
     """
     rules, players = game.rules, game.players
     if len(hands) != players:
@@ -108,20 +110,25 @@ def setup_deal(
     for _seat, _pieces, melded in table_cards:
         deck += melded
     orders = [Pack(rules, players).take(order) for order in restock]
-    deal = game.start_deal(deck, orders, dealer)
-    for card in pile_cards:
-        deal.stock.remove(card)
-        deal.pile.append(card)
+    if not pile_cards and not table_cards and not known:
+        return game.start_deal(deck, orders, dealer)
     points = points_for(rules)
+    melds: list[Meld] = []
     for seat, pieces, melded in table_cards:
-        for card in melded:
-            deal.stock.remove(card)
         shape = classify(pieces, rules)
         ordered = _cards_in_order(shape.pieces, pieces, melded)
-        meld, credit = new_meld(len(deal.melds) + 1, shape, ordered, seat, points)
-        deal.melds.append(meld)
-        deal.credit[seat] += credit
-    return deal
+        melds.append(new_meld(len(melds) + 1, shape, ordered, seat, points)[0])
+    held = [sum(1 << card for card in cards_held) for cards_held in hand_cards]
+    known_cards = [0] * players
+    for seat, text in known:
+        for face in (_token_face(token) for token in text.split()):
+            free = held[seat] & ~known_cards[seat]
+            known_cards[seat] |= 1 << next(c for c in iter_bits(free) if face_of(c) == face)
+    deal = Deal.from_position(
+        rules, players, dealer=dealer, hands=held, pile=up_cards + pile_cards,
+        stock=list(reversed(stock_cards + pack.left)), melds=melds, known=known_cards,
+        deck=deck, restock=orders, rng=game.rng)
+    return game.add_deal(deal)
 
 
 def _table_pieces(text: str) -> tuple[int, ...]:

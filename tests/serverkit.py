@@ -229,7 +229,7 @@ def replay_changes(record: Mapping[str, Any], *, swap_copies: bool = False,
         deal = game.start_deal(physical(round_data["deck"]),
                                [physical(order) for order in round_data.get("restock", [])],
                                round_data["dealer"])
-        deal.rng = None
+        deal.set_restocks(deal.restock_orders, None)
         seq += 1
         yield seq, game, {"deal": number, "dealer": deal.dealer}
         for text in round_data["moves"]:

@@ -9,7 +9,7 @@ import pytest
 from helpers import setup_deal
 from rummy500.bots import BOT_NAMES, Bot, make_bot
 from rummy500.bots.expert import ExpertBot
-from rummy500.bots.knowledge import Knowledge, replay_public
+from rummy500.bots.knowledge import Knowledge, public_state
 from rummy500.bots.mcts import MctsBot
 from rummy500.bots.sampling import sample_deal
 from rummy500.bots.simple import SimpleBot, best_melds
@@ -20,6 +20,7 @@ from rummy500.moves import parse_move
 from rummy500.record import game_record, replay
 from rummy500.rules import PRESETS, Rules, make_rules
 from rummy500.scoring import points_for
+from rummy500.simulation import rules_from_options, simulate
 from rummy500.view import PlayerView, view_of
 
 CONFIGS = [
@@ -57,21 +58,20 @@ def positions(rules: Rules, players: int, count: int, seed: int) -> list[Deal]:
 
 def reshuffled_hidden(deal: Deal, seat: int, rng: random.Random) -> Deal:
     """The same position with every card ``seat`` cannot see dealt again at random."""
-    twin = deal.copy()
-    hidden: list[int] = list(twin.stock)
+    hidden: list[int] = list(deal.stock)
+    hands = list(deal.hands)
     counts = []
     for other in range(deal.players):
-        unknown = twin.hands[other] & ~twin.known[other] if other != seat else 0
+        unknown = hands[other] & ~deal.known[other] if other != seat else 0
         counts.append(unknown.bit_count())
         hidden.extend(iter_bits(unknown))
-        twin.hands[other] &= ~unknown
+        hands[other] &= ~unknown
     rng.shuffle(hidden)
     for other in range(deal.players):
         for card in hidden[:counts[other]]:
-            twin.hands[other] |= 1 << card
+            hands[other] |= 1 << card
         del hidden[:counts[other]]
-    twin.stock = hidden
-    return twin
+    return deal.rearranged(hands, hidden)
 
 
 # -- the interface ---------------------------------------------------------------------------
@@ -240,8 +240,8 @@ def test_expert_waits_for_four_of_a_kind_in_persian() -> None:
 def test_expert_does_not_feed_the_other_side_in_partnership() -> None:
     game = Game(make_rules("partnership"), 4, dealer=3, auto_deal=False)
     deal = setup_deal(game, ["9s 2d 3c 5h 6c 4s 8d", "9h 9d ...", "...", "..."], up="Kc",
-                      stock="2h")
-    deal.known[1] = Cards.parse("9h 9d").bits  # seat 1 took them from the pile
+                      stock="2h", known=[(1, "9h 9d")])  # seat 1 took them from the pile
+    assert deal.known[1] == Cards.parse("9h 9d").bits
     game.play("draw")
     assert SimpleBot(1).choose(_view(game)) == parse_move("discard 9s")
     move = ExpertBot(1).choose(_view(game))
@@ -273,10 +273,10 @@ def test_knowledge_counts_what_is_unseen_and_who_did_what() -> None:
     know = Knowledge(view)
     assert know.pool == 52 - 13 - 3 - 1 and know.unknown[0] == 10
     assert know.live[parse_face("7c")] == 1 and know.live[parse_face("Kd")] == 0
-    public = replay_public(view)
-    assert public.up_card == parse_face("7s")
+    public = public_state(view)
     assert public.records[0].wanted >> parse_face("7s") & 1
     assert public.records[0].discarded >> parse_face("Kd") & 1
+    assert public.discarder == 0 and public.stock_draws == 0
 
 
 @pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("wild", 2), ("persian", 4),
@@ -295,3 +295,16 @@ def test_sampled_deals_agree_with_the_view(preset: str, players: int) -> None:
             assert sample.hands[other] & deal.known[other] == deal.known[other]
         while not sample.over:  # and it plays on to the end
             sample.play(sample.legal_moves()[0], check=False)
+
+
+def test_experts_play_wild_reshuffles_with_four_players() -> None:
+    """Issue 9 item 3: ``rummy500 simulate --preset wild -o stock_exhausted=reshuffle
+    --players 4 --bot expert --deals 5 --seed 48`` died in a second copy of the state
+    machine that reshuffled the pile at the discard, before the rummy calls. The bots now
+    read the engine's own facts from the view."""
+    rules = rules_from_options("wild", ["stock_exhausted=reshuffle"])
+    restocks = []
+    summary = simulate(rules, 4, ["expert"], 48, 5,
+                       on_deal=lambda game, _outcome: restocks.append(game.deals[-1].restocks))
+    assert summary.deals == 5 and sum(summary.ended_by.values()) == 5
+    assert any(restocks)  # the stock ran out and the pile was reshuffled

@@ -16,6 +16,7 @@ from rummy500.moves import Move, parse_move
 from rummy500.rl.actions import ActionSpace, action_space, face_index, index_face
 from rummy500.rl.observation import observation_encoder
 from rummy500.rules import find_preset, make_rules
+from rummy500.view import view_of
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rl.md"
 
@@ -186,11 +187,13 @@ def test_observation_reads_the_view_only() -> None:
     before = encoder.encode(game.view(0))
     hidden = next(c for c in iter_bits(deal.hands[1]) if not deal.known[1] >> c & 1)
     swap = deal.stock[0]
-    deal.hands[1] = deal.hands[1] & ~(1 << hidden) | 1 << swap
-    deal.stock[0] = hidden
-    after = encoder.encode(game.view(0))
+    hands = list(deal.hands)
+    hands[1] = hands[1] & ~(1 << hidden) | 1 << swap
+    twin = deal.rearranged(hands, [hidden, *deal.stock[1:]])
+    totals, number = tuple(game.totals), len(game.deals) - 1
+    after = encoder.encode(view_of(twin, 0, totals, number))
     assert np.array_equal(before, after)
-    assert not np.array_equal(encoder.encode(game.view(1)), before)
+    assert not np.array_equal(encoder.encode(view_of(twin, 1, totals, number)), before)
 
 
 @pytest.mark.parametrize(("preset", "players", "options"), CONFIGS)

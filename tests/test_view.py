@@ -56,16 +56,16 @@ def hidden_from(deal: Deal, seat: int) -> int:
 
 def reshuffle_hidden(deal: Deal, seat: int, rng: random.Random) -> Deal:
     """A deal that differs from ``deal`` only in where the cards hidden from ``seat`` lie."""
-    twin = deal.copy()
     cards = list(iter_bits(hidden_from(deal, seat)))
     rng.shuffle(cards)
+    hands = list(deal.hands)
     for other, hand in enumerate(deal.hands):
         if other == seat:
             continue
         count = (hand & ~deal.known[other]).bit_count()
         dealt, cards = cards[:count], cards[count:]
-        twin.hands[other] = deal.known[other] | sum(1 << card for card in dealt)
-    twin.stock = cards
+        hands[other] = deal.known[other] | sum(1 << card for card in dealt)
+    twin = deal.rearranged(hands, cards)
     assert len(twin.stock) == len(deal.stock)
     assert sorted(twin.all_cards()) == sorted(deal.all_cards())
     return twin

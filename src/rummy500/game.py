@@ -32,6 +32,18 @@ def game_end(
     return False, None
 
 
+def winner_after(
+    rules: Rules, totals: Sequence[float], scores: Sequence[float], deals_played: int
+) -> int | None:
+    """The side that wins the game when a deal scoring ``scores`` (per side) is added to
+    ``totals`` as deal number ``deals_played``: None if the game goes on, or ends drawn.
+
+    The one end-of-game check for those who look ahead (the bots' race and play-outs).
+    """
+    after = [total + score for total, score in zip(totals, scores, strict=True)]
+    return game_end(rules, after, deals_played)[1]
+
+
 class Game:
     """A whole game: the current :class:`Deal`, every finished one, totals and the winner.
 
@@ -101,6 +113,51 @@ class Game:
         deal = Deal(self.rules, self.players, dealer, deck, restock, self.rng)
         self.deals.append(deal)
         return deal
+
+    def add_deal(self, deal: Deal) -> Deal:
+        """Go on with ``deal`` as the next deal: one set up in a position of its own
+        (:meth:`Deal.from_position`, :meth:`Deal.from_fen`), dealt by the next dealer."""
+        if self.finished:
+            raise NotNowError("the game is over")
+        if self.deals and not self.deals[-1].over:
+            raise NotNowError("the current deal is not over")
+        if deal.rules != self.rules or deal.players != self.players:
+            raise PositionError("the deal is not played by this game's rules and players")
+        if deal.dealer != self.next_dealer():
+            raise PositionError(f"seat {self.next_dealer()} deals next, not seat {deal.dealer}")
+        self.deals.append(deal)
+        return deal
+
+    @classmethod
+    def from_deal(
+        cls,
+        deal: Deal,
+        totals: Sequence[int] | None = None,
+        *,
+        seed: int | None = None,
+        auto_deal: bool = True,
+    ) -> Game:
+        """A game whose first deal is ``deal``, in whatever position it is, with ``totals``
+        per side standing before it (none by default).
+
+        The game's random source (``seed``) shuffles the deals after it and, unless the
+        deal has a random source of its own, any reshuffle of its pile.
+        """
+        rules, players = deal.rules, deal.players
+        game = cls(rules, players, seed=seed, dealer=deal.dealer, auto_deal=False)
+        sides = rules.sides(players)
+        game.totals = [0] * sides if totals is None else list(totals)
+        if len(game.totals) != sides:
+            raise PositionError(f"the totals are per side: {sides} of them")
+        if game_end(rules, game.totals, 0)[0]:
+            raise PositionError("a side has already won the game with these totals")
+        if deal.rng is None:
+            deal.set_restocks(deal.restock_orders[deal.restocks:], game.rng)
+        game.add_deal(deal)
+        game.auto_deal = auto_deal
+        if deal.over:
+            game._finish_deal()
+        return game
 
     # -- moves ---------------------------------------------------------------------------
 

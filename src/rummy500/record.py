@@ -173,7 +173,7 @@ def _replay_round(game: Game, r: int, round_data: Any, last: bool) -> None:
     _check_pack(deck, rules, players, f"round {r}")
     orders = [cards_from_faces(order, rules, players) for order in restock]
     deal = game.start_deal(deck, orders, dealer)
-    deal.rng = None  # a reshuffle must come from the record's restock, never be invented
+    deal.set_restocks(orders, None)  # a reshuffle must come from the record, never be invented
     for i, text in enumerate(moves):
         if deal.over:
             raise ReplayError(r, i, "the deal is already over")
@@ -194,7 +194,7 @@ def _replay_round(game: Game, r: int, round_data: Any, last: bool) -> None:
     if deal.restocks < len(orders):
         raise ReplayError(r, len(moves), f"the record gives {len(orders)} restock order(s), "
                                          f"but the stock was reshuffled {deal.restocks} time(s)")
-    deal.rng = game.rng  # the game may go on from here: later reshuffles are random
+    deal.set_restocks((), game.rng)  # the game may go on from here: later reshuffles are random
 
 
 def replay_summary(game: Game) -> dict[str, Any]:

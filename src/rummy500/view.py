@@ -48,6 +48,18 @@ class PlayerView:
     deal_number: int
     history: tuple[Move, ...]
     """This deal's moves so far (public: a draw does not say which card)."""
+    movers: tuple[int, ...]
+    """The seat that made each move of ``history``."""
+    discarder: int
+    """The seat that discarded last (-1 before the first discard): it may not call rummy."""
+    idle_turns: int
+    """Turns in a row that drew no card from the stock and put none on the table."""
+    progress: bool
+    """Whether the turn in progress has drawn from the stock or put a card on the table."""
+    restocks: int
+    """How many times the pile has been turned into a new stock."""
+    passed: tuple[int, ...]
+    """Per seat, the faces (bits) it left on top of the pile to draw from the stock."""
 
     @property
     def my_turn(self) -> bool:
@@ -117,4 +129,10 @@ def view_of(
         totals=totals,
         deal_number=deal_number,
         history=tuple(deal.moves),
+        movers=tuple(deal.movers),
+        discarder=deal.discarder,
+        idle_turns=deal.idle_turns,
+        progress=deal.progress,
+        restocks=deal.restocks,
+        passed=tuple(deal.passed),
     )

@@ -4,8 +4,8 @@ The discard pile is fanned, the table is open and every card taken from the pile
 is known to all, so a careful player counts them all. :class:`Knowledge` does
 that from a :class:`~rummy500.view.PlayerView` alone: the cards still unseen
 (in other hands or the stock), how many copies of each face are still live,
-and, replayed from the deal's public history, which seat took, discarded or
-passed over which faces. Nothing here reads a hidden card.
+and, from the deal's public history and who made each move, which seat took,
+discarded or passed over which faces. Nothing here reads a hidden card.
 
 >>> from rummy500 import Game
 >>> game = Game(seed=3)
@@ -19,12 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 
-from ..cards import JOKER, face_of, iter_bits, make_pack
-from ..moves import DISCARD, DRAW, END, LAYOFF, MELD, PASS, RUMMY_LAYOFF, RUMMY_MELD, TAKE
+from ..cards import face_of, iter_bits, make_pack
+from ..moves import DISCARD, DRAW, TAKE
 from ..view import PlayerView
-
-UNKNOWN = -1
-"""The up-card of the deal in the replayed pile, until the history names it."""
 
 
 @dataclass(slots=True)
@@ -32,10 +29,8 @@ class SeatRecord:
     """What one seat did in public this deal (faces as bitsets, jokers at bit JOKER)."""
 
     discarded: int = 0
-    took: int = 0
-    """Every face it took from the pile (the card it had to use and those above it)."""
     wanted: int = 0
-    """The faces it took alone from the top, or took deep and so had to use."""
+    """The faces it took from the pile: each take names the card it wanted most."""
     passed: int = 0
     """Top cards of the pile it left there to draw from the stock instead."""
     discards: list[int] = field(default_factory=list)
@@ -43,11 +38,9 @@ class SeatRecord:
 
 @dataclass(slots=True)
 class PublicState:
-    """The deal's public facts, replayed from its history."""
+    """The deal's public facts, as the view gives them."""
 
     records: list[SeatRecord]
-    up_card: int
-    """The face of the deal's first up-card (UNKNOWN if the history cannot tell)."""
     idle_turns: int
     """Turns in a row that drew no stock card and put no card on the table."""
     progress: bool
@@ -58,96 +51,23 @@ class PublicState:
     stock_draws: int
 
 
-def replay_public(view: PlayerView) -> PublicState:
-    """Follow the deal's moves, seat by seat, with only public cards."""
-    players = view.players
-    records = [SeatRecord() for _ in range(players)]
-    pile: list[int] = [UNKNOWN]
-    up_card = UNKNOWN
-    rules = view.rules
-    stock = rules.pack_size(players) - rules.cards_dealt(players) * players - 1
-    turn = (view.dealer + 1) % players
-    asked = -1
-    discarder = -1
-    idle = 0
-    progress = False
-    restocks = 0
+def public_state(view: PlayerView) -> PublicState:
+    """Who did what with which faces, read from the view's history and who made each move."""
+    records = [SeatRecord(passed=passed) for passed in view.passed]
     draws = 0
-    for move in view.history:
+    for move, seat in zip(view.history, view.movers, strict=True):
         kind = move.kind
-        if kind in (RUMMY_MELD, RUMMY_LAYOFF, PASS):
-            if asked < 0:
-                asked = (discarder + 1) % players
-            if kind == PASS:
-                asked = (asked + 1) % players
-                continue
-            for piece in move.pieces:
-                face = JOKER if piece >= 64 or piece == JOKER else piece
-                index = _find(pile, face)
-                if pile[index] == UNKNOWN:
-                    up_card = face
-                del pile[index]
-            records[asked].took |= _bits_of(move.pieces)
-            progress = True
-            continue
-        if asked >= 0:
-            asked = -1
-        seat = turn
         record = records[seat]
-        if kind == DRAW:
-            if pile and pile[-1] != UNKNOWN:
-                record.passed |= 1 << pile[-1]
-            stock -= 1
-            draws += 1
-            progress = True
-        elif kind == TAKE:
+        if kind == DISCARD:
             face = move.pieces[0]
-            index = _find(pile, face)
-            if pile[index] == UNKNOWN:
-                up_card = face
-                pile[index] = face
-            record.wanted |= 1 << face
-            for taken in pile[index:]:
-                if taken != UNKNOWN:
-                    record.took |= 1 << taken
-            del pile[index:]
-        elif kind in (MELD, LAYOFF):
-            progress = True
-        elif kind == DISCARD:
-            face = move.pieces[0]
-            pile.append(face)
             record.discarded |= 1 << face
             record.discards.append(face)
-            idle = 0 if progress else idle + 1
-            progress = False
-            discarder = seat
-            turn = (seat + 1) % players
-            if stock == 0 and rules.stock_exhausted == "reshuffle" and len(pile) >= 2:
-                stock = len(pile) - 1
-                del pile[:-1]
-                restocks += 1
-        elif kind == END:
-            break
-    if up_card == UNKNOWN and view.pile and pile and pile[0] == UNKNOWN:
-        up_card = face_of(view.pile[0])
-    return PublicState(records, up_card, idle, progress, discarder, restocks, draws)
-
-
-def _find(pile: list[int], face: int) -> int:
-    """The index of the upper copy of ``face`` in the replayed pile (the up-card at worst)."""
-    for index in range(len(pile) - 1, -1, -1):
-        if pile[index] == face:
-            return index
-    if pile and pile[0] == UNKNOWN:
-        return 0
-    raise ValueError("the history takes a card that is not in the pile")
-
-
-def _bits_of(pieces: tuple[int, ...]) -> int:
-    bits = 0
-    for piece in pieces:
-        bits |= 1 << (JOKER if piece >= 64 or piece == JOKER else piece)
-    return bits
+        elif kind == TAKE:
+            record.wanted |= 1 << move.pieces[0]
+        elif kind == DRAW:
+            draws += 1
+    return PublicState(records, view.idle_turns, view.progress, view.discarder,
+                       view.restocks, draws)
 
 
 @cache
@@ -202,9 +122,9 @@ class Knowledge:
 
     @property
     def public(self) -> PublicState:
-        """The deal's public history, replayed on first use."""
+        """The deal's public facts, gathered on first use."""
         if self._public is None:
-            self._public = replay_public(self.view)
+            self._public = public_state(self.view)
         return self._public
 
     @property

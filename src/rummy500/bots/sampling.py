@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 
-from ..cards import face_of, iter_bits, make_pack
+from ..cards import face_of, iter_bits
 from ..deal import Deal
 from ..view import PlayerView
 from .knowledge import Knowledge
@@ -96,28 +96,15 @@ def sample_deal(view: PlayerView, rng: random.Random, know: Knowledge | None = N
     """A whole deal in the view's position, its hidden cards drawn at random."""
     know = know if know is not None else Knowledge(view)
     hands, stock = sample_hands(view, know, rng, lean)
-    return deal_from(view, know, hands, stock, rng)
+    return deal_from(view, hands, stock, rng)
 
 
-def deal_from(view: PlayerView, know: Knowledge, hands: list[int], stock: list[int],
+def deal_from(view: PlayerView, hands: list[int], stock: list[int],
               rng: random.Random) -> Deal:
-    """The view's position with the given hidden cards."""
-    rules = view.rules
-    pack = make_pack(rules.deck_count(view.players), rules.jokers_in_each_deck)
-    deal = Deal(rules, view.players, view.dealer, pack, rng=rng)
-    public = know.public
-    deal.hands = list(hands)
-    deal.stock = list(stock)
-    deal.pile = list(view.pile)
-    deal.melds = list(view.melds)
-    deal.credit = list(view.credit)
-    deal.known = list(view.known)
-    deal.turn = view.turn
-    deal.phase = view.phase
-    deal.must_use = view.must_use
-    deal.moves = list(view.history)
-    deal.idle_turns = public.idle_turns
-    deal.progress = public.progress
-    deal.restocks = public.restocks
-    deal.discarder = public.discarder
-    return deal
+    """The view's position with the given hidden cards (``stock`` top last)."""
+    return Deal.from_position(
+        view.rules, view.players, dealer=view.dealer, hands=hands, pile=view.pile,
+        stock=stock, melds=view.melds, known=view.known, turn=view.turn, phase=view.phase,
+        must_use=view.must_use, discarder=view.discarder, idle_turns=view.idle_turns,
+        progress=view.progress, restocks=view.restocks, passed=view.passed,
+        moves=view.history, movers=view.movers, rng=rng)

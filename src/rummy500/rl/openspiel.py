@@ -284,11 +284,9 @@ class _Core:
         game = self.game
         assert game is not None
         deal = game.deal
-        stock = deal.stock
         face = index_face(face_index)
-        position = max(i for i, card in enumerate(stock) if face_of(card) == face)
-        stock[position], stock[-1] = stock[-1], stock[position]
-        card = stock[-1]
+        card = next((card for card in reversed(deal.stock) if face_of(card) == face), -1)
+        deal.bring_to_top(card)
         seat = deal.turn
         self.pending_draw = False
         self.events.append((index, seat, card, deal.restocks))

@@ -167,9 +167,8 @@ class TableSession:
         session.log.append(f"Resumed: deal {len(game.deals)}. " + session.standing())
         index = len(game.deals) - 1
         deal = game.deal
-        deal.restock_orders = [cards_from_faces(order, game.rules, game.players)
-                               for order in restock]
-        deal.rng = None
+        deal.set_restocks([cards_from_faces(order, game.rules, game.players)
+                           for order in restock], None)
         for number, text in enumerate(moves):
             try:
                 move = parse_move(text)
@@ -187,7 +186,7 @@ class TableSession:
         if deal.restocks != len(restock):
             raise SaveError(f"the save gives {len(restock)} restock order(s), but the stock was "
                             f"reshuffled {deal.restocks} time(s)")
-        deal.rng = game.rng
+        deal.set_restocks((), game.rng)
         game.auto_deal = True
         state = table.get("rng")
         if state is not None:
