@@ -233,6 +233,8 @@ OPTION_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "rummy_calls": st.booleans(),
     "partnership": st.booleans(),
     "four_of_a_kind_doubles": st.booleans(),
+    "high_ace_only": st.booleans(),
+    "four_card_runs_double": st.booleans(),
 }
 assert set(OPTION_VALUES) == set(OPTION_TYPES)
 

@@ -45,6 +45,7 @@ class Rules:
     card_points: CardPoints = "traditional"
     ace_points: int = 15
     low_ace_points: int = 1
+    high_ace_only: bool = False
     joker_points: int | None = None
     point_divisor: int = 1
     target_score: int | None = 500
@@ -57,6 +58,7 @@ class Rules:
     rummy_calls: bool = False
     partnership: bool = False
     four_of_a_kind_doubles: bool = False
+    four_card_runs_double: bool = False
     preset: str = field(default="classic", compare=False)
 
     def __post_init__(self) -> None:
@@ -93,6 +95,9 @@ class Rules:
                                  f"(from 0 to {MAX_POINTS:,})")
         if self.point_divisor not in (1, 5):
             raise RulesError("point_divisor must be 1 or 5")
+        if self.four_card_runs_double and not self.four_of_a_kind_doubles:
+            raise RulesError("four_card_runs_double needs four_of_a_kind_doubles: it doubles "
+                             "runs of four as well as sets of four")
         if self.point_divisor != 1:
             self._check_divisor()
 
@@ -216,6 +221,7 @@ OPTION_TYPES: dict[str, type | tuple[type, ...]] = {
     "card_points": str,
     "ace_points": int,
     "low_ace_points": int,
+    "high_ace_only": bool,
     "joker_points": (int, type(None)),
     "point_divisor": int,
     "target_score": (int, type(None)),
@@ -228,6 +234,7 @@ OPTION_TYPES: dict[str, type | tuple[type, ...]] = {
     "rummy_calls": bool,
     "partnership": bool,
     "four_of_a_kind_doubles": bool,
+    "four_card_runs_double": bool,
 }
 
 # name -> (meaning, rule books, accepted values)
@@ -269,6 +276,12 @@ OPTION_DOCS: dict[str, tuple[str, str, str]] = {
                    "a whole number"),
     "low_ace_points": ("an ace low in a run (A-2-3)", "1: 000, 002, 004; 5: 001; 15: 003, 004",
                        "a whole number"),
+    "high_ace_only": (
+        "an ace scores low_ace_points everywhere (in a set, low in a run, left in hand) "
+        "except high in a run (Q-K-A), where it scores ace_points",
+        "004: \"A-9 are 5 points, unless the ace is used high, when it is 15\"",
+        "true or false",
+    ),
     "joker_points": ("a joker on the table or in hand (empty: 15 wild, 20 Persian)",
                      "15: 000; 20: 001, 004", "a whole number, or none for the default"),
     "point_divisor": ("every value divided by this (004: divide by five, play to 100)", "004",
@@ -306,6 +319,12 @@ OPTION_DOCS: dict[str, tuple[str, str, str]] = {
                     "001, 004", "true or false"),
     "four_of_a_kind_doubles": ("a set of four laid down in one meld scores double",
                                "001, 004 Persian", "true or false"),
+    "four_card_runs_double": (
+        "with four_of_a_kind_doubles: a run of exactly four laid down in one meld scores "
+        "double too",
+        "004: \"any meld of four\"; 001: sets only (false)",
+        "true or false",
+    ),
 }
 
 PRESET_DOCS: dict[str, str] = {

@@ -11,7 +11,8 @@ from .rules import Rules
 class Points:
     """The point values of one rule set, divided by its ``point_divisor``."""
 
-    __slots__ = ("ace", "doubles", "final_bonus", "going_out_bonus", "joker", "low_ace", "rank")
+    __slots__ = ("ace", "doubles", "doubles_runs", "final_bonus", "going_out_bonus", "joker",
+                 "low_ace", "rank")
 
     def __init__(self, rules: Rules) -> None:
         div = rules.point_divisor
@@ -21,17 +22,22 @@ class Points:
         self.going_out_bonus = rules.going_out_bonus // div
         self.final_bonus = rules.final_bonus // div
         self.doubles = rules.four_of_a_kind_doubles
+        self.doubles_runs = rules.four_card_runs_double
         simplified = rules.card_points == "simplified"
-        self.rank = [0, self.ace] + [
+        # rank[1] is an ace in a set or in hand; ``ace`` an ace high in a run.
+        self.rank = [0, self.low_ace if rules.high_ace_only else self.ace] + [
             (5 if simplified else r) // div if r < 10 else 10 // div for r in range(2, 14)
         ]
 
-    def on_table(self, face: int, low_ace: bool, joker: bool) -> int:
-        """A card laid on the table, standing for ``face``."""
+    def on_table(self, face: int, low_ace: bool, joker: bool, high_ace: bool = False) -> int:
+        """A card laid on the table, standing for ``face`` (``low_ace``: an ace low in a run;
+        ``high_ace``: an ace high in a run, which differs only with ``high_ace_only``)."""
         if joker:
             return self.joker
         if low_ace:
             return self.low_ace
+        if high_ace:
+            return self.ace
         return self.rank[face & 15]
 
     def in_hand(self, cards: int) -> int:

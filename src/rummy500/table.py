@@ -64,14 +64,16 @@ def new_meld(
     number: int, shape: MeldShape, cards: list[int], seat: int, points: Points
 ) -> tuple[Meld, int]:
     """The meld ``shape`` laid with ``cards`` by ``seat``, and the points credited for it."""
-    doubled = points.doubles and shape.kind != RUN and len(cards) == 4
+    doubled = (points.doubles and len(cards) == 4
+               and (shape.kind != RUN or points.doubles_runs))
     table_cards = []
     faces = 0
     credit = 0
     for index, (piece, card) in enumerate(zip(shape.pieces, cards, strict=True)):
         face = piece - DECLARED if piece >= DECLARED else piece
         low_ace = shape.kind == RUN and index == 0 and shape.lo == 1
-        value = points.on_table(face, low_ace, joker=card & 15 == 15)
+        high_ace = shape.kind == RUN and face & 15 == 1 and not low_ace and face != JOKER
+        value = points.on_table(face, low_ace, joker=card & 15 == 15, high_ace=high_ace)
         if doubled:
             value *= 2
         table_cards.append(TableCard(card, face, seat, value))
@@ -99,7 +101,8 @@ def lay_off(meld: Meld, piece: int, card: int, seat: int, points: Points) -> tup
         else:
             hi = position
             assert hi <= ACE_HIGH
-    value = points.on_table(face, low_ace, joker)
+    high_ace = meld.kind == RUN and face != JOKER and face & 15 == 1 and not low_ace
+    value = points.on_table(face, low_ace, joker, high_ace=high_ace)
     faces = meld.faces | (1 << face if face != JOKER else 0)
     cards = (*meld.cards, TableCard(card, face, seat, value))
     fits = compute_fits(meld.kind, meld.suit, meld.rank, lo, hi, faces, len(cards))

@@ -183,7 +183,10 @@ def rules_summary(rules: Rules, players: int) -> list[tuple[str, str]]:
     topics.append(("End of a deal", f"when a player has no cards left ({going_out}); or {stock}; "
                    f"{idle_rule(players)}."))
     two_to_nine = "5 each" if rules.card_points == "simplified" else "their face value"
-    values = (f"aces {rules.ace_points // div} (low in a run: {rules.low_ace_points // div}); "
+    aces = (f"aces {rules.low_ace_points // div}, but {rules.ace_points // div} high in a run"
+            if rules.high_ace_only else
+            f"aces {rules.ace_points // div} (low in a run: {rules.low_ace_points // div})")
+    values = (f"{aces}; "
               f"K, Q, J, 10: {10 // div}; 2 to 9: "
               f"{two_to_nine if div == 1 else f'{5 // div} each'}")
     if rules.jokers != "none":
@@ -195,7 +198,9 @@ def rules_summary(rules: Rules, players: int) -> list[tuple[str, str]]:
         score = "each scores the cards they put on the table minus the cards left in hand"
     extras = []
     if rules.four_of_a_kind_doubles:
-        extras.append("a set of four laid down at once counts double")
+        extras.append("a set of four laid down at once counts double" if not
+                      rules.four_card_runs_double else
+                      "a set or a run of four laid down at once counts double")
     if rules.going_out_bonus:
         extras.append(f"going out scores {rules.going_out_bonus // div}")
     topics.append(("Points", f"{values}. At the end of a deal {score}"
