@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from ..cards import JOKER, face_of, faces_present
-from ..game import game_end
+from ..game import winner_after
 from ..melds import JOKER_SET, find_melds
 from ..scoring import points_for
 from ..view import PlayerView
@@ -140,11 +140,9 @@ class Context:
     def race(self, scores: list[float]) -> float:
         """+RACE if these deal scores would win the game for this side, -RACE if another."""
         view = self.view
-        totals = view.totals
-        if len(totals) != len(scores):
+        if len(view.totals) != len(scores):
             return 0.0
-        after = [t + s for t, s in zip(totals, scores, strict=True)]
-        _, winner = game_end(self.rules, after, view.deal_number + 1)
+        winner = winner_after(self.rules, view.totals, scores, view.deal_number + 1)
         if winner is None:
             return 0.0
         return RACE if winner == self.rules.side_of(view.seat) else -RACE

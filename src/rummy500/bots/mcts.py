@@ -28,7 +28,7 @@ import time
 
 from ..deal import Deal
 from ..errors import NotYourTurnError
-from ..game import game_end
+from ..game import winner_after
 from ..kinds import Phase
 from ..moves import DISCARD, Move
 from ..view import PlayerView, view_of
@@ -200,10 +200,8 @@ class MctsBot(Bot):
         side = rules.side_of(view.seat)
         others = [score for s, score in enumerate(scores) if s != side]
         value = scores[side] - sum(others) / len(others)
-        totals = view.totals
-        if totals and len(totals) == len(scores):
-            after = [t + s for t, s in zip(totals, scores, strict=True)]
-            _, winner = game_end(rules, after, view.deal_number + 1)
+        if view.totals and len(view.totals) == len(scores):
+            winner = winner_after(rules, view.totals, scores, view.deal_number + 1)
             if winner is not None:
                 value += GAME_BONUS if winner == side else -GAME_BONUS
         return value
