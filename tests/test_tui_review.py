@@ -230,3 +230,30 @@ async def test_partners_are_marked_and_computer_players_say_how_strong_they_are(
         assert "your partner" in players
         from rummy500.bots import strength
         assert strength("simple") in players and strength("random") in players
+
+
+@pytest.mark.asyncio
+async def test_after_the_new_game_screen_the_keys_work_on_the_new_table(tmp_path: Path) -> None:
+    store = SaveStore(tmp_path)
+    app = app_for(quick(seed=3), store)
+    async with app.run_test(size=(80, 40)) as pilot:
+        await settle(pilot)
+        first = table_of(app).session
+        await pilot.press("n")
+        await pilot.pause()
+        from rummy500.tui.setup import SetupScreen
+        assert isinstance(app.screen, SetupScreen)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        table = table_of(app)
+        assert table.session is not first and app.screen is table
+        assert app.focused is not None and table in app.focused.ancestors_with_self
+        count = len(table.session.made)
+        seat = table.viewer
+        await pilot.press("colon")
+        assert table.query_one("#command", Input).has_focus
+        await type_move(pilot, "draw")
+        await settle(pilot)
+        assert any(str(m.move) == "draw" and m.seat == seat for m in table.session.made[count:])
+        assert table.query_one("#command", Input).has_focus
+    store.close()
