@@ -17,6 +17,7 @@ from rummy500.session.settings import PERSON, TableSettings, default_settings
 from rummy500.tui.app import PlayApp
 from rummy500.tui.saves import SaveStore
 from rummy500.tui.screens import CoverScreen, SheetScreen
+from rummy500.tui.table import TableScreen
 from rummy500.tui.widgets import FlowBar
 from test_tui import args_for, settle, table_of
 
@@ -246,7 +247,7 @@ async def test_after_the_new_game_screen_the_keys_work_on_the_new_table(tmp_path
         await pilot.press("ctrl+s")
         await settle(pilot)
         table = table_of(app)
-        assert table.session is not first and app.screen is table
+        assert table.session is not first and isinstance(app.screen, TableScreen)
         assert app.focused is not None and table in app.focused.ancestors_with_self
         count = len(table.session.made)
         seat = table.viewer
