@@ -8,7 +8,11 @@ its own WebSocket connection that plays a random legal move from its ``state.leg
 when it is its turn, and waits for the ``ack`` (or ``refused``) before its next one.
 A real ``rummy500 serve`` process is started for each database: SQLite in a temporary
 file, PostgreSQL in a scratch database created on ``--postgres`` and dropped afterwards.
-A finished game is replaced by a new table.
+A table is left for a new one after ``--moves-per-table`` accepted moves (default 300;
+random play rarely finishes a game to 500 within a run), as people leave finished
+games: the server keeps every move of a live game in memory and forgets a table a
+minute after its last client went, so memory can only level off if tables turn over.
+``--moves-per-table 0`` plays every game to its end. A finished game is replaced too.
 
 Load model:
 
@@ -132,6 +136,21 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def run_and_wait_seconds(pid: int) -> tuple[float, float]:
+    """Seconds the threads of ``pid`` have run, and waited runnable for a CPU
+    (``/proc/<pid>/task/*/schedstat``)."""
+    ran = waited = 0
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                fields = (task / "schedstat").read_text().split()
+                ran += int(fields[0])
+                waited += int(fields[1])
+    except OSError:
+        pass
+    return ran / 1e9, waited / 1e9
+
+
 def postgres_cpu_seconds() -> float:
     """CPU used so far by every ``postgres`` process on the machine (all databases)."""
     total = 0.0
@@ -171,6 +190,7 @@ class Tally:
     latencies: list[float] = field(default_factory=list)
     refusals: Counter[str] = field(default_factory=Counter)
     games: int = 0
+    left: int = 0
     tables: int = 0
     failures: list[str] = field(default_factory=list)
 
@@ -246,6 +266,9 @@ class Seat:
                     tally.latencies.append(now - self.sent_at)
                     load.count.value += 1
                 self.pending = None
+                self.table.made += 1
+                if 0 < load.moves_per_table <= self.table.made:
+                    return  # the table is left; the server forgets it after a while
             elif kind == "refused" and frame.get("id") == self.pending:
                 tally.refusals[str(frame.get("code"))] += 1
                 self.pending = None
@@ -269,6 +292,7 @@ class TableLoad:
     def __init__(self, load: Load) -> None:
         self.load = load
         self.next_at = 0.0
+        self.made = 0
 
     async def due(self) -> None:
         interval = self.load.interval
@@ -306,10 +330,20 @@ class TableLoad:
                     first = False
                     ready.set()
                     await load.go.wait()
-                seats = [Seat(socket, self) for socket in sockets]
-                await asyncio.gather(*(seat.run() for seat in seats))
+                self.made = 0
+                seats = [asyncio.ensure_future(Seat(socket, self).run()) for socket in sockets]
+                try:
+                    done, _ = await asyncio.wait(seats, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    for seat in seats:
+                        seat.cancel()
+                for seat in done:
+                    seat.result()  # a failure ends this worker's table loop, and is told
                 if not load.stopping:
-                    load.tally.games += 1
+                    if 0 < load.moves_per_table <= self.made:
+                        load.tally.left += 1
+                    else:
+                        load.tally.games += 1
             finally:
                 for socket in sockets:
                     with contextlib.suppress(Exception):
@@ -320,8 +354,9 @@ class Load:
     """The tables of one worker process."""
 
     def __init__(self, base: str, tables: int, interval: float, deflate: bool, seed: int,
-                 window: Window, count: Synchronized[int]) -> None:
+                 window: Window, count: Synchronized[int], moves_per_table: int) -> None:
         self.base = base
+        self.moves_per_table = moves_per_table
         self.tables = tables
         self.interval = interval
         self.deflate = deflate
@@ -359,19 +394,20 @@ class Load:
                     result, asyncio.CancelledError):
                 self.tally.failures.append(repr(result))
         pipe.send(("done", self.tally.latencies, dict(self.tally.refusals), self.tally.games,
-                   self.tally.tables, self.tally.failures[:5]))
+                   self.tally.left, self.tally.tables, self.tally.failures[:5]))
 
 
 def worker(base: str, tables: int, interval: float, deflate: bool, seed: int,
            start: Synchronized[float], end: Synchronized[float], count: Synchronized[int],
-           pipe: multiprocessing.connection.Connection) -> None:
+           moves_per_table: int, pipe: multiprocessing.connection.Connection) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process decides when to stop
     try:
         import uvloop
         runner: Any = uvloop.run
     except ImportError:
         runner = asyncio.run
-    load = Load(base, tables, interval, deflate, seed, Window(start, end), count)
+    load = Load(base, tables, interval, deflate, seed, Window(start, end), count,
+                moves_per_table)
     runner(load.run(pipe))
 
 
@@ -395,6 +431,9 @@ class Result:
     """(seconds into the measured window, MiB) samples."""
     refusals: dict[str, int] = field(default_factory=dict)
     games: int = 0
+    left: int = 0
+    """Tables left after ``--moves-per-table`` moves."""
+    tables_used: int = 0
     setup_s: float = 0.0
     cpu: dict[str, float] = field(default_factory=dict)
     """Cores used on average during the window: server, clients, postgres, machine."""
@@ -435,7 +474,7 @@ def run_once(database: str, url: str, args: argparse.Namespace, log_dir: Path) -
             ours, theirs = context.Pipe()
             process = context.Process(target=worker, daemon=True, args=(
                 served.base, share, interval, args.deflate, args.seed * 1000 + index,
-                start, end, counts[index], theirs))
+                start, end, counts[index], args.moves_per_table, theirs))
             process.start()
             pipes.append(ours)
             processes.append(process)
@@ -460,6 +499,7 @@ def run_once(database: str, url: str, args: argparse.Namespace, log_dir: Path) -
             time.sleep(warmup)
             start.value = time.time()
             measured = time.monotonic()
+            sched_before = run_and_wait_seconds(served.process.pid)
             cpu_before = (cpu_seconds(served.process.pid),
                           sum(cpu_seconds(p.pid or 0) for p in processes),
                           postgres_cpu_seconds(), machine_busy())
@@ -480,6 +520,7 @@ def run_once(database: str, url: str, args: argparse.Namespace, log_dir: Path) -
             end.value = time.time()
             elapsed = time.monotonic() - measured
             busy_after = machine_busy()
+            sched_after = run_and_wait_seconds(served.process.pid)
             busy, total = (busy_after[0] - cpu_before[3][0], busy_after[1] - cpu_before[3][1])
             result.cpu = {
                 "server": (cpu_seconds(served.process.pid) - cpu_before[0]) / elapsed,
@@ -487,6 +528,7 @@ def run_once(database: str, url: str, args: argparse.Namespace, log_dir: Path) -
                             - cpu_before[1]) / elapsed,
                 "postgres": (postgres_cpu_seconds() - cpu_before[2]) / elapsed,
                 "machine": busy / total * (os.cpu_count() or 1) if total else 0.0,
+                "server waiting for a CPU": (sched_after[1] - sched_before[1]) / elapsed,
             }
             progress.update(task, completed=warmup + args.seconds)
         latencies: list[float] = []
@@ -497,10 +539,12 @@ def run_once(database: str, url: str, args: argparse.Namespace, log_dir: Path) -
             if not pipe.poll(120):
                 result.failures.append("a worker did not answer")
                 continue
-            _, lat, refused, games, _tables, failures = pipe.recv()
+            _, lat, refused, games, left, tables, failures = pipe.recv()
             latencies.extend(lat)
             refusals.update(refused)
             result.games += games
+            result.left += left
+            result.tables_used += tables
             result.failures.extend(failures)
         latencies.sort()
         result.moves = len(latencies)
@@ -560,14 +604,18 @@ def show(results: list[Result], args: argparse.Namespace) -> None:
         extra = []
         if r.refusals:
             extra.append("refusals " + ", ".join(f"{k} {v}" for k, v in r.refusals.items()))
-        extra.append(f"{r.moves} moves acknowledged, {r.games} games finished, "
-                     f"set-up {r.setup_s:.0f} s")
+        extra.append(f"{r.moves} moves acknowledged, {r.tables_used} tables used, "
+                     f"{r.games} games finished, {r.left} tables left after "
+                     f"{args.moves_per_table} moves, set-up {r.setup_s:.0f} s")
         if r.failures:
             extra.append("failures: " + "; ".join(r.failures))
         samples = ", ".join(f"{t:.0f}s {m:.0f}" for t, m in r.rss_mib[:: max(
             1, len(r.rss_mib) // 8)])
         console.print(f"[bold]{r.database}[/bold]: " + "; ".join(extra))
         console.print("  CPU (cores): " + ", ".join(f"{k} {v:.2f}" for k, v in r.cpu.items()))
+        if r.moves:
+            per_move = r.cpu.get("server", 0) / r.moves_per_s * 1000
+            console.print(f"  server CPU per move: {per_move:.2f} ms")
         console.print(f"  RSS MiB over the run: {samples}")
 
 
@@ -578,6 +626,9 @@ def main() -> None:
     parser.add_argument("--database", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--rate", type=float, default=500.0,
                         help="moves/s over all tables (0: each seat moves at once)")
+    parser.add_argument("--moves-per-table", type=int, default=300, metavar="N",
+                        help="leave a table after N accepted moves for a new one, as people "
+                             "leave finished games (0: play every game to its end)")
     parser.add_argument("--workers", type=int, default=2, help="client processes")
     parser.add_argument("--deflate", action="store_true",
                         help="offer permessage-deflate as browsers do (more CPU both sides)")
