@@ -8,9 +8,11 @@ A preset is a :class:`Rules` value; any option can be set over it with
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from types import UnionType
+from typing import Any, Literal, NamedTuple, Union, get_args, get_origin, get_type_hints
 
 from . import safejson
 from .errors import BadInputError, NotJSONError
@@ -62,39 +64,12 @@ class Rules:
     preset: str = field(default="classic", compare=False)
 
     def __post_init__(self) -> None:
-        _check_types(self)
-        if self.decks not in ("auto", 1, 2):
-            raise RulesError(f"decks must be 'auto', 1 or 2, not {self.decks!r}")
-        if self.jokers not in ("none", "wild", "persian"):
-            raise RulesError(f"jokers must be 'none', 'wild' or 'persian', not {self.jokers!r}")
+        for option in OPTIONS:
+            option.check(getattr(self, option.name))
         if self.jokers == "none" and self.jokers_per_deck not in (None, 0):
             raise RulesError("jokers_per_deck needs jokers = 'wild' or 'persian'")
-        if self.jokers_per_deck is not None and not 0 <= self.jokers_per_deck <= 4:
-            raise RulesError("jokers_per_deck must be between 0 and 4")
-        if self.card_points not in ("traditional", "simplified"):
-            raise RulesError("card_points must be 'traditional' or 'simplified'")
-        if self.stock_exhausted not in ("end", "discard_pile", "reshuffle"):
-            raise RulesError("stock_exhausted must be 'end', 'discard_pile' or 'reshuffle'")
-        if not 3 <= self.min_run <= 13:
-            raise RulesError("min_run must be between 3 and 13")
-        if not (1 <= self.hand_size <= MAX_HAND and 1 <= self.hand_size_two <= MAX_HAND):
-            raise RulesError(f"hands must have at least one card and at most {MAX_HAND}")
-        if not MIN_PLAYERS <= self.max_players <= MAX_PLAYERS:
-            raise RulesError(f"max_players must be between {MIN_PLAYERS} and {MAX_PLAYERS}")
         if self.target_score is None and self.max_deals is None:
             raise RulesError("a game needs a target_score, a max_deals, or both")
-        if self.target_score is not None and not 1 <= self.target_score <= MAX_TARGET:
-            raise RulesError(f"target_score must be positive and at most {MAX_TARGET:,}")
-        if self.max_deals is not None and not 1 <= self.max_deals <= MAX_TARGET:
-            raise RulesError(f"max_deals must be at least 1 and at most {MAX_TARGET:,}")
-        for name in ("ace_points", "low_ace_points", "joker_points", "going_out_bonus",
-                     "final_bonus"):
-            value = getattr(self, name)
-            if value is not None and not 0 <= value <= MAX_POINTS:
-                raise RulesError(f"{name} cannot be negative nor above {MAX_POINTS:,} "
-                                 f"(from 0 to {MAX_POINTS:,})")
-        if self.point_divisor not in (1, 5):
-            raise RulesError("point_divisor must be 1 or 5")
         if self.four_card_runs_double and not self.four_of_a_kind_doubles:
             raise RulesError("four_card_runs_double needs four_of_a_kind_doubles: it doubles "
                              "runs of four as well as sets of four")
@@ -192,140 +167,163 @@ class Rules:
         return {"preset": self.preset, **self.overrides()}
 
 
-def _check_types(rules: Rules) -> None:
-    for f in dataclasses.fields(rules):
-        value = getattr(rules, f.name)
-        kind = OPTION_TYPES.get(f.name)
-        if kind is None:
-            continue
-        ok = isinstance(value, kind) and not (
-            isinstance(value, bool) and bool not in _as_tuple(kind)
-        )
-        if not ok:
-            raise RulesError(f"{f.name} cannot be {value!r} ({OPTION_DOCS[f.name][2]})")
+class Option(NamedTuple):
+    """One rule option, declared once: what it means, the rule books behind it, the values
+    it takes. Its Python type (and, for a :data:`~typing.Literal`, its choices) comes from
+    the :class:`Rules` field of the same name; every reader (Rules' checks, command-line
+    parsing, ``rummy500 rules``, the terminal and web set-up) works from this table."""
+
+    name: str
+    meaning: str
+    books: str
+    """The rule books behind the option and its values (see RULES.md)."""
+    low: int | None = None
+    high: int | None = None
+    """The bounds of a whole-number option."""
+    choices: tuple[object, ...] = ()
+    """The only values allowed (from the field's Literal type when not given here)."""
+    none: str = ""
+    """What leaving the option empty (None) means, after "or none"."""
+    refusal: str = ""
+    """The words for a value out of bounds (``{name}``, ``{low}``, ``{high}``), when not
+    "NAME must be between LOW and HIGH"."""
+    types: tuple[type, ...] = ()
+    """The Python types a value may have (filled in from the Rules field)."""
+
+    @property
+    def values(self) -> str:
+        """The values it takes, in words."""
+        if bool in self.types:
+            text = "true or false"
+        elif self.choices:
+            text = _either([str(choice) for choice in self.choices])
+        else:
+            text = f"{self.low:,} to {self.high:,}"
+        if type(None) in self.types:
+            text += ", or none" + (f" {self.none}" if self.none else "")
+        return text
+
+    def check(self, value: object) -> None:
+        """Refuse a value of the wrong type, not among the choices, or out of bounds."""
+        if not isinstance(value, self.types) or (
+            isinstance(value, bool) and bool not in self.types
+        ):
+            raise RulesError(f"{self.name} cannot be {value!r} ({self.values})")
+        if self.choices and value not in self.choices:
+            raise RulesError(f"{self.name} must be "
+                             f"{_either([repr(c) for c in self.choices])}, not {value!r}")
+        if isinstance(value, int) and self.low is not None and self.high is not None and not (
+            self.low <= value <= self.high
+        ):
+            words = self.refusal or "{name} must be between {low:,} and {high:,}"
+            raise RulesError(words.format(name=self.name, low=self.low, high=self.high)
+                             + f", not {value!r}")
 
 
-def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
-    return kind if isinstance(kind, tuple) else (kind,)
+def _either(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
-OPTION_TYPES: dict[str, type | tuple[type, ...]] = {
-    "decks": (str, int),
-    "jokers": str,
-    "jokers_per_deck": (int, type(None)),
-    "hand_size_two": int,
-    "hand_size": int,
-    "max_players": int,
-    "top_discard_must_be_used": bool,
-    "min_run": int,
-    "card_points": str,
-    "ace_points": int,
-    "low_ace_points": int,
-    "high_ace_only": bool,
-    "joker_points": (int, type(None)),
-    "point_divisor": int,
-    "target_score": (int, type(None)),
-    "max_deals": (int, type(None)),
-    "discard_to_go_out": bool,
-    "stock_exhausted": str,
-    "add_hand_to_winner": bool,
-    "going_out_bonus": int,
-    "final_bonus": int,
-    "rummy_calls": bool,
-    "partnership": bool,
-    "four_of_a_kind_doubles": bool,
-    "four_card_runs_double": bool,
-}
+def _points(name: str, meaning: str, books: str, none: str = "") -> Option:
+    """A card value or bonus: 0 to MAX_POINTS."""
+    return Option(name, meaning, books, low=0, high=MAX_POINTS, none=none,
+                  refusal="{name} cannot be negative nor above {high:,} (from 0 to {high:,})")
 
-# name -> (meaning, rule books, accepted values)
+_DECLARED: tuple[Option, ...] = (
+    Option("decks", "packs shuffled together: auto is one for up to four players, two for five "
+           "or more", "000, 001, 003, 004 (002: two above six)"),
+    Option("jokers", "no jokers; wild jokers that stand for a declared card; or Persian jokers, "
+           "melded only with each other",
+           "none: 001, 003, 004; wild: 000, 002; persian: 001, 004"),
+    Option("jokers_per_deck", "jokers added to each pack (empty: 2 wild or 4 Persian)",
+           "000, 002 (2 wild); 001, 004 (4 Persian)", low=0, high=4, none="for the default"),
+    Option("hand_size_two", "cards dealt to each player in a two-player game",
+           "13: 001, 003; 10: 000, 002; 7: 004", low=1, high=MAX_HAND,
+           refusal="hands must have at least one card and at most {high}"),
+    Option("hand_size", "cards dealt to each player with three or more players", "all",
+           low=1, high=MAX_HAND, refusal="hands must have at least one card and at most {high}"),
+    Option("max_players", "the most players this rule set allows", "8: 000, 002, 004; 6: 001",
+           low=MIN_PLAYERS, high=MAX_PLAYERS),
+    Option("top_discard_must_be_used",
+           "the top card of the pile, taken alone, must also be used at once",
+           "false: 000, 004; true: 001, 002, 003"),
+    Option("min_run", "the fewest cards in a run", "3: 000, 001, 002, 003; 004 once says four",
+           low=3, high=13),
+    Option("card_points", "2 to 9 score face value (traditional) or 5 each (simplified)",
+           "traditional: 000, 002, 004; simplified: 001, 003, 004's modified scoring"),
+    _points("ace_points", "an ace in a set, high in a run, or left in hand", "15: all; 25: 004"),
+    _points("low_ace_points", "an ace low in a run (A-2-3)",
+            "1: 000, 002, 004; 5: 001; 15: 003, 004"),
+    Option("high_ace_only",
+           "an ace scores low_ace_points everywhere (in a set, low in a run, left in hand) "
+           "except high in a run (Q-K-A), where it scores ace_points",
+           "004: \"A-9 are 5 points, unless the ace is used high, when it is 15\""),
+    _points("joker_points", "a joker on the table or in hand (empty: 15 wild, 20 Persian)",
+            "15: 000; 20: 001, 004", none="for the default"),
+    Option("point_divisor", "every value divided by this (004: divide by five, play to 100)",
+           "004", choices=(1, 5)),
+    Option("target_score", "the total that wins the game (empty: no target)", "500: all",
+           low=1, high=MAX_TARGET, refusal="{name} must be positive and at most {high:,}"),
+    Option("max_deals", "the game ends after this many deals (empty: no limit)",
+           "2: 001, 004 Persian", low=1, high=MAX_TARGET,
+           refusal="{name} must be at least 1 and at most {high:,}"),
+    Option("discard_to_go_out", "Boathouse rule: you must discard on the turn you go out",
+           "false: 001; true: 004 (Boathouse)"),
+    Option("stock_exhausted",
+           "when the stock is empty: the deal ends; players may go on taking from the pile "
+           "(and must use what they take); or the pile is reshuffled once into a new stock",
+           "end: 000, 002; discard_pile, reshuffle: 004"),
+    Option("add_hand_to_winner",
+           "Add Opponent's Hand: hands are not subtracted; whoever went out adds the others' "
+           "hands", "004"),
+    _points("going_out_bonus", "points to the player or side that goes out",
+            "0: 001; 25: 001, 004 Persian"),
+    _points("final_bonus", "points to the side with the better total at the end of the game",
+            "50: 001, 004 Persian"),
+    Option("rummy_calls",
+           "after a discard, other players may claim pile cards that meld or lay off",
+           "000 (rummy), 004 (rum)"),
+    Option("partnership",
+           "four players in two sides, partners opposite (0 and 2 against 1 and 3)", "001, 004"),
+    Option("four_of_a_kind_doubles", "a set of four laid down in one meld scores double",
+           "001, 004 Persian"),
+    Option("four_card_runs_double",
+           "with four_of_a_kind_doubles: a run of exactly four laid down in one meld scores "
+           "double too", "004: \"any meld of four\"; 001: sets only (false)"),
+)
+
+
+def _with_types(option: Option, hint: Any) -> Option:
+    """``option`` with the types (and Literal choices) of its Rules field's type ``hint``."""
+    if get_origin(hint) is Literal:
+        choices = get_args(hint)
+        kinds = tuple(dict.fromkeys(type(choice) for choice in choices))
+        return option._replace(types=kinds, choices=option.choices or choices)
+    if get_origin(hint) in (Union, UnionType):
+        return option._replace(types=get_args(hint))
+    return option._replace(types=(hint,))
+
+
+def _declare(options: tuple[Option, ...]) -> tuple[Option, ...]:
+    hints = get_type_hints(Rules)
+    fields = [f.name for f in dataclasses.fields(Rules) if f.name != "preset"]
+    names = [option.name for option in options]
+    if names != fields:  # pragma: no cover - a field added without its option, or the reverse
+        raise RuntimeError(f"the options table does not match Rules: {names} != {fields}")
+    return tuple(_with_types(option, hints[option.name]) for option in options)
+
+
+OPTIONS: tuple[Option, ...] = _declare(_DECLARED)
+"""Every rule option, in the order of :class:`Rules`' fields."""
+
+OPTION_TABLE: dict[str, Option] = {option.name: option for option in OPTIONS}
+OPTION_NAMES = tuple(OPTION_TABLE)
+OPTION_TYPES: dict[str, tuple[type, ...]] = {o.name: o.types for o in OPTIONS}
+"""Each option's types (read from :data:`OPTIONS`)."""
 OPTION_DOCS: dict[str, tuple[str, str, str]] = {
-    "decks": (
-        "packs shuffled together: auto is one for up to four players, two for five or more",
-        "000, 001, 003, 004 (002: two above six)",
-        "auto, 1 or 2",
-    ),
-    "jokers": (
-        "no jokers; wild jokers that stand for a declared card; or Persian jokers, "
-        "melded only with each other",
-        "none: 001, 003, 004; wild: 000, 002; persian: 001, 004",
-        "none, wild or persian",
-    ),
-    "jokers_per_deck": (
-        "jokers added to each pack (empty: 2 wild or 4 Persian)",
-        "000, 002 (2 wild); 001, 004 (4 Persian)",
-        "0 to 4, or none for the default",
-    ),
-    "hand_size_two": ("cards dealt to each player in a two-player game", "13: 001, 003; "
-                      "10: 000, 002; 7: 004", "a whole number"),
-    "hand_size": ("cards dealt to each player with three or more players", "all", "a whole number"),
-    "max_players": ("the most players this rule set allows", "8: 000, 002, 004; 6: 001",
-                    "2 to 8"),
-    "top_discard_must_be_used": (
-        "the top card of the pile, taken alone, must also be used at once",
-        "false: 000, 004; true: 001, 002, 003",
-        "true or false",
-    ),
-    "min_run": ("the fewest cards in a run", "3: 000, 001, 002, 003; 004 once says four",
-                "3 or more"),
-    "card_points": (
-        "2 to 9 score face value (traditional) or 5 each (simplified)",
-        "traditional: 000, 002, 004; simplified: 001, 003, 004's modified scoring",
-        "traditional or simplified",
-    ),
-    "ace_points": ("an ace in a set, high in a run, or left in hand", "15: all; 25: 004",
-                   "a whole number"),
-    "low_ace_points": ("an ace low in a run (A-2-3)", "1: 000, 002, 004; 5: 001; 15: 003, 004",
-                       "a whole number"),
-    "high_ace_only": (
-        "an ace scores low_ace_points everywhere (in a set, low in a run, left in hand) "
-        "except high in a run (Q-K-A), where it scores ace_points",
-        "004: \"A-9 are 5 points, unless the ace is used high, when it is 15\"",
-        "true or false",
-    ),
-    "joker_points": ("a joker on the table or in hand (empty: 15 wild, 20 Persian)",
-                     "15: 000; 20: 001, 004", "a whole number, or none for the default"),
-    "point_divisor": ("every value divided by this (004: divide by five, play to 100)", "004",
-                      "1 or 5"),
-    "target_score": ("the total that wins the game (empty: no target)", "500: all",
-                     "a whole number, or none"),
-    "max_deals": ("the game ends after this many deals (empty: no limit)", "2: 001, 004 Persian",
-                  "a whole number, or none"),
-    "discard_to_go_out": (
-        "Boathouse rule: you must discard on the turn you go out",
-        "false: 001; true: 004 (Boathouse)",
-        "true or false",
-    ),
-    "stock_exhausted": (
-        "when the stock is empty: the deal ends; players may go on taking from the pile "
-        "(and must use what they take); or the pile is reshuffled once into a new stock",
-        "end: 000, 002; discard_pile, reshuffle: 004",
-        "end, discard_pile or reshuffle",
-    ),
-    "add_hand_to_winner": (
-        "Add Opponent's Hand: hands are not subtracted; whoever went out adds the others' hands",
-        "004",
-        "true or false",
-    ),
-    "going_out_bonus": ("points to the player or side that goes out", "0: 001; 25: 001, 004 "
-                        "Persian", "a whole number"),
-    "final_bonus": ("points to the side with the better total at the end of the game",
-                    "50: 001, 004 Persian", "a whole number"),
-    "rummy_calls": (
-        "after a discard, other players may claim pile cards that meld or lay off",
-        "000 (rummy), 004 (rum)",
-        "true or false",
-    ),
-    "partnership": ("four players in two sides, partners opposite (0 and 2 against 1 and 3)",
-                    "001, 004", "true or false"),
-    "four_of_a_kind_doubles": ("a set of four laid down in one meld scores double",
-                               "001, 004 Persian", "true or false"),
-    "four_card_runs_double": (
-        "with four_of_a_kind_doubles: a run of exactly four laid down in one meld scores "
-        "double too",
-        "004: \"any meld of four\"; 001: sets only (false)",
-        "true or false",
-    ),
+    o.name: (o.meaning, o.books, o.values) for o in OPTIONS
 }
+"""Each option's (meaning, rule books, values in words), read from :data:`OPTIONS`."""
 
 PRESET_DOCS: dict[str, str] = {
     "classic": "the default: no jokers, 13 cards for two and 7 for more, traditional points, "
@@ -352,9 +350,6 @@ PRESETS: dict[str, Rules] = {
                      four_of_a_kind_doubles=True, going_out_bonus=25, final_bonus=50,
                      max_deals=2, target_score=None),
 }
-
-OPTION_NAMES = tuple(name for name in OPTION_TYPES)
-
 
 def find_preset(name: str) -> Rules:
     try:
@@ -401,7 +396,7 @@ def parse_option_value(name: str, text: str) -> Any:
     if name not in OPTION_TYPES:
         raise RulesError(f"unknown option {name!r}; the options are: {', '.join(OPTION_NAMES)}")
     lowered = text.strip().lower()
-    if lowered in ("none", "null", "") and type(None) in _as_tuple(OPTION_TYPES[name]):
+    if lowered in ("none", "null", "") and type(None) in OPTION_TABLE[name].types:
         return None
     if lowered in ("true", "yes", "on"):
         return True
@@ -414,3 +409,28 @@ def parse_option_value(name: str, text: str) -> Any:
     except BadInputError as error:
         raise RulesError(str(error)) from None
     return value
+
+
+_SETTING_SEPARATORS = re.compile(r"[\s,;]+")
+
+
+def parse_options(texts: Iterable[str], *, assign: str = "=") -> dict[str, Any]:
+    """``NAME=VALUE`` settings as rule options in their types (the one reader of them, for
+    the command line, the terminal set-up and OpenSpiel's ``name:value;…`` with ``assign``).
+
+    Each text holds one setting or several, apart by spaces, commas or semicolons.
+
+    >>> parse_options(["min_run=4", "rummy_calls=yes, target_score=none"])
+    {'min_run': 4, 'rummy_calls': True, 'target_score': None}
+    """
+    options: dict[str, Any] = {}
+    for text in texts:
+        for item in _SETTING_SEPARATORS.split(text):
+            if not item:
+                continue
+            name, sep, value = item.partition(assign)
+            if not sep or not name:
+                raise RulesError(f"{item!r} is not an option setting: write NAME{assign}VALUE, "
+                                 f"like min_run{assign}4")
+            options[name] = parse_option_value(name, value)
+    return options

@@ -25,7 +25,7 @@ from .errors import SimulationError as SimulationError
 from .game import Game
 from .kinds import DealEnd
 from .moves import DRAW, END, TAKE
-from .rules import Rules, RulesError, make_rules, parse_option_value
+from .rules import Rules, make_rules, parse_options
 
 ENDINGS = tuple(DealEnd)
 """How a deal can end (:attr:`rummy500.deal.DealResult.ended_by`)."""
@@ -35,18 +35,6 @@ TURN_STARTS = frozenset({DRAW, TAKE, END})
 
 
 # -- settings from the command line ----------------------------------------------------------
-
-
-def parse_options(pairs: Iterable[str]) -> dict[str, Any]:
-    """``NAME=VALUE`` texts as rule overrides, each value in its option's type."""
-    overrides: dict[str, Any] = {}
-    for pair in pairs:
-        name, sep, text = pair.partition("=")
-        name = name.strip()
-        if not sep or not name:
-            raise RulesError(f"{pair!r} is not an option setting: write NAME=VALUE, like min_run=4")
-        overrides[name] = parse_option_value(name, text)
-    return overrides
 
 
 def rules_from_options(preset: str, pairs: Iterable[str] = ()) -> Rules:

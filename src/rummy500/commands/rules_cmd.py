@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 import textwrap
 from typing import Any
 
 from ..narrate import idle_rule, value_text
-from ..rules import OPTION_DOCS, PRESET_DOCS, PRESETS, Rules, RulesError
+from ..rules import OPTION_TABLE, OPTIONS, PRESET_DOCS, PRESETS, Rules, RulesError
 from ..simulation import rules_from_options
 
 WIDTH = 100
@@ -26,8 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def settings(rules: Rules) -> dict[str, Any]:
     """Every option of ``rules`` with its value (not the preset's name)."""
-    return {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)
-            if f.name in OPTION_DOCS}
+    return {option.name: getattr(rules, option.name) for option in OPTIONS}
 
 
 def differences(rules: Rules, base: Rules | None = None) -> dict[str, Any]:
@@ -45,9 +43,9 @@ def overview() -> dict[str, Any]:
             for name, rules in PRESETS.items()
         },
         "options": {
-            name: {"meaning": meaning, "books": books, "values": values,
-                   "classic": classic.get(name)}
-            for name, (meaning, books, values) in OPTION_DOCS.items()
+            option.name: {"meaning": option.meaning, "books": option.books,
+                          "values": option.values, "classic": classic.get(option.name)}
+            for option in OPTIONS
         },
     }
 
@@ -82,11 +80,11 @@ def overview_text() -> list[str]:
         lines.append("")
     lines += ["Options (set any over a preset with --option NAME=VALUE):", ""]
     classic = settings(PRESETS["classic"])
-    for name, (meaning, books, values) in OPTION_DOCS.items():
-        lines.append(f"  {name}  (classic: {value_text(classic.get(name))})")
-        lines.extend(_wrap(meaning, "      "))
-        lines.extend(_wrap(f"values: {values}", "      "))
-        lines.extend(_wrap(f"books: {books}", "      "))
+    for option in OPTIONS:
+        lines.append(f"  {option.name}  (classic: {value_text(classic.get(option.name))})")
+        lines.extend(_wrap(option.meaning, "      "))
+        lines.extend(_wrap(f"values: {option.values}", "      "))
+        lines.extend(_wrap(f"books: {option.books}", "      "))
         lines.append("")
     lines.extend(_wrap("Every preset: " + idle_rule() + ".", ""))
     lines.append("")
@@ -101,7 +99,7 @@ def detail_text(name: str, rules: Rules) -> list[str]:
     lines.append("")
     classic = settings(PRESETS["classic"])
     preset = settings(PRESETS[name])
-    width = max(len(option) for option in OPTION_DOCS)
+    width = max(len(option) for option in OPTION_TABLE)
     for option, value in settings(rules).items():
         notes = []
         if value != preset[option]:
@@ -110,7 +108,7 @@ def detail_text(name: str, rules: Rules) -> list[str]:
             notes.append(f"classic: {value_text(classic[option])}")
         note = f"  ({'; '.join(notes)})" if notes else ""
         lines.append(f"  {option:<{width}} = {value_text(value)}{note}")
-        lines.extend(_wrap(OPTION_DOCS[option][0], " " * (width + 5)))
+        lines.extend(_wrap(OPTION_TABLE[option].meaning, " " * (width + 5)))
     lines.append("")
     lines.extend(_wrap("And in every preset: " + idle_rule() + ".", "  "))
     return lines

@@ -33,10 +33,11 @@ require("rl", "pyspiel", feature="rummy500.rl.openspiel")
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
+from .. import rules
 from ..cards import NATURAL_MASK, card_for_face, face_of, face_str, iter_bits, make_pack
 from ..game import Game
 from ..moves import DRAW, Move
-from ..rules import Rules, make_rules, parse_option_value
+from ..rules import Rules, make_rules
 from ..view import PlayerView
 from .actions import CARD_FACE_INDEX, action_space, index_face
 from .observation import observation_encoder
@@ -70,15 +71,7 @@ _GAME_TYPE = pyspiel.GameType(
 
 def parse_options(text: str) -> dict[str, Any]:
     """Rule options from ``"name:value;name:value"`` (values as on the command line)."""
-    options: dict[str, Any] = {}
-    for item in text.split(";"):
-        if not item.strip():
-            continue
-        name, sep, value = item.partition(":")
-        if not sep:
-            raise ValueError(f"an option is written name:value, not {item!r}")
-        options[name.strip()] = parse_option_value(name.strip(), value)
-    return options
+    return rules.parse_options([text], assign=":")
 
 
 def max_actions_per_deal(rules: Rules, players: int) -> int:

@@ -16,10 +16,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import rules
 from ..bots import BOT_NAMES, check_budget
 from ..errors import BadInputError
 from ..errors import SettingsError as SettingsError
-from ..rules import PRESETS, Rules, RulesError, make_rules, parse_option_value
+from ..rules import PRESETS, Rules, RulesError, make_rules
 
 PERSON = "person"
 """The seat kind of a person at the screen; every other seat names a computer player."""
@@ -165,19 +166,12 @@ def parse_seats(spec: str) -> tuple[str, ...]:
 
 
 def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
-    """``NAME=VALUE`` texts as rule options in their types."""
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        for item in pair.replace(",", " ").split():
-            name, sep, text = item.partition("=")
-            if not sep or not name:
-                raise SettingsError(f"{item!r} is not an option setting: write NAME=VALUE, "
-                                    "like target_score=300")
-            try:
-                options[name] = parse_option_value(name, text)
-            except RulesError as error:
-                raise SettingsError(str(error)) from None
-    return options
+    """``NAME=VALUE`` texts as rule options in their types (:func:`rummy500.rules.parse_options`,
+    refused as a :class:`SettingsError`)."""
+    try:
+        return rules.parse_options(pairs)
+    except RulesError as error:
+        raise SettingsError(str(error)) from None
 
 
 def default_settings(
