@@ -35,6 +35,7 @@ import pyspiel  # type: ignore[import-not-found]
 
 from .. import rules
 from ..cards import NATURAL_MASK, card_for_face, face_of, face_str, iter_bits, make_pack
+from ..errors import DeckError, NotNowError, SettingsError
 from ..game import Game
 from ..moves import DRAW, Move
 from ..rules import Rules, make_rules
@@ -128,13 +129,13 @@ class Rummy500Game(pyspiel.Game):  # type: ignore[misc]
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> Rummy500Observer:
         if params:
-            raise ValueError(f"observation parameters are not supported: {params}")
+            raise SettingsError(f"observation parameters are not supported: {params}")
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         private = iig_obs_type is None or (
             iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER)
         if iig_obs_type is not None and (
                 iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS):
-            raise ValueError("500 Rum has no observation of every player's private cards")
+            raise SettingsError("500 Rum has no observation of every player's private cards")
         return Rummy500Observer(self, perfect_recall, private)
 
 
@@ -258,7 +259,7 @@ class _Core:
         face = index_face(face_index)
         card = card_for_face(self.undealt, face)
         if card < 0:
-            raise ValueError(f"no {face_str(face)} is left to deal")
+            raise DeckError(f"no {face_str(face)} is left to deal")
         self.undealt &= ~(1 << card)
         dealing.append(card)
         text = face_str(face)
@@ -477,7 +478,7 @@ class Rummy500State(pyspiel.State):  # type: ignore[misc]
         """The engine's view of ``seat`` (for rummy500's own bots)."""
         view = self._core.view(seat)
         if view is None:
-            raise ValueError("no deal has been dealt yet")
+            raise NotNowError("no deal has been dealt yet")
         return view
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
