@@ -41,6 +41,8 @@ CARD = re.compile(r"(?<![A-Za-z0-9])(?:[A2-9TJQK][cdhs]|\*)(?![A-Za-z0-9])")
 """A card face as the notation writes it."""
 DECLARED = re.compile(r"\*=(?:[A2-9TJQK][cdhs])(?![A-Za-z0-9])")
 """A wild joker with the face it stands for (``*=6h``): a joker, and no 6h."""
+PRETTY = re.compile(r"(?<![A-Za-z0-9])(10|[A2-9JQK])([♣♦♥♠])")
+"""A card as people read it (``10♥``), as in the engine's words."""
 SUIT_ORDER = "cdhs"
 RANK_ORDER = "A23456789TJQK"
 
@@ -100,16 +102,49 @@ Heard = list[tuple[int | None, list[dict[str, Any]]]]
 
 
 async def person(base: str, table: str, token: str, rng: random.Random, heard: Heard,
-                 reconnect_at: int) -> None:
-    """Random legal moves until the game is over, leaving and coming back once."""
+                 reconnect_at: int, probes: list[str]) -> None:
+    """Random legal moves until the game is over, probing once with discards of cards
+    the seat does not hold, and leaving and coming back once."""
     first = await TableConnection.open(base, table, token, keep_frames=True)
     heard.append((first.seat, first.frames))
+    await probe(first, rng, probes)
     await play_out(first, rng, until_seq=reconnect_at)
     await first.close()
     again = await TableConnection.open(base, table, token, keep_frames=True)
     heard.append((again.seat, again.frames))
     await play_out(again, rng)
     await again.close()
+
+
+async def probe(connection: TableConnection, rng: random.Random, probes: list[str]) -> None:
+    """At the seat's next turn to lay or discard, try to discard three faces it does not
+    hold and has not seen: the refusal must read the same wherever the card is (another
+    hand, the stock). ``probes`` gets each refusal's words, its card written ``X``."""
+    state = connection.state
+    while not state.get("over") and not (state.get("legal") and state["phase"] == "play"):
+        if state.get("legal"):
+            await asyncio.sleep(0.055)
+            answer = await connection.move(rng.choice(state["legal"]))
+            assert answer["type"] == "ack" or answer.get("code") == "stale", answer
+        else:
+            await connection.next(60)
+        state = connection.state
+    if state.get("over"):
+        probes.append("")  # the game ended before this seat could lay or discard
+        return
+    seen = set(state["hand"]) | set(state["pile"])
+    seen |= {card for meld in state["melds"] for card in meld["cards"]}
+    unseen = sorted({r + s for r in RANK_ORDER for s in SUIT_ORDER} - seen)
+    for face in rng.sample(unseen, 3):
+        await asyncio.sleep(0.055)
+        await connection.send({"type": "move", "id": f"probe {face}", "seq": connection.seq,
+                               "move": f"discard {face}"})
+        answer = await connection.next(30)
+        while answer.get("id") != f"probe {face}":
+            answer = await connection.next(30)
+        assert answer["type"] == "refused" and answer["code"] == "illegal", answer
+        assert cards_named(answer["message"]) <= {face}, answer
+        probes.append(PRETTY.sub("X", answer["message"]).replace(face, "X"))
 
 
 async def spectate(connection: TableConnection) -> None:
@@ -133,12 +168,16 @@ async def play_game(server: ServerProcess, setup: Setup, seed: int) -> tuple[str
         if setup.seats[seat] == "person":
             tokens.append((await api.take_seat(table, seat, f"P{seat}"))["token"])
     rng = random.Random(seed)
+    probes: list[str] = []
     players = [person(server.base, table, token, random.Random(rng.random()), heard,
-                      reconnect_at=rng.randrange(8, 30)) for token in tokens]
+                      rng.randrange(8, 30), probes) for token in tokens]
     await asyncio.wait_for(asyncio.gather(spectate(watcher), *players), 120)
     # The public summary never names a card, not even mid-game or at the end.
     assert CARD.findall(json.dumps(await api.summary(table))) == []
     await watcher.close()
+    # A discard of a card not held is refused in the same words wherever the card is.
+    words = set(probes) - {""}
+    assert len(words) == 1 or probes == [""] * len(tokens), probes
     return table, heard
 
 
@@ -168,7 +207,10 @@ def knowable(game: Game, seat: int | None) -> set[str]:
 
 
 def cards_named(text: str) -> set[str]:
-    """The cards ``text`` names (a joker's declared face is no card)."""
+    """The cards ``text`` names, in the notation or as people read them (``10♥``); a
+    joker's declared face is no card."""
+    text = PRETTY.sub(lambda m: ("T" if m[1] == "10" else m[1]) + SUIT_ORDER[
+        "♣♦♥♠".index(m[2])], text)
     return set(CARD.findall(DECLARED.sub("*", text)))
 
 
@@ -195,11 +237,14 @@ def check_frame(where: str, seat: int | None, frame: dict[str, Any], game: Game,
     assert kind in FRAME_FIELDS, f"{where}: an unexpected frame {frame}"
     assert set(frame) == FRAME_FIELDS[kind], f"{where}: fields {sorted(frame)}"
     allowed = knowable(game, seat)
+    if kind == "refused" and frame["id"].startswith("probe "):
+        assert frame["code"] == "illegal", f"{where}: {frame}"
+        allowed.add(frame["id"].split()[1])  # the card the seat itself named
+    elif kind == "refused":
+        assert frame["code"] == "stale", f"{where}: a random legal move refused: {frame}"
     named = {card for text in strings(frame) for card in cards_named(text)}
     assert named <= allowed, (f"{where}: seat {seat} is shown {sorted(named - allowed)}, "
                               f"which it cannot know: {frame}")
-    if kind == "refused":
-        assert frame["code"] == "stale", f"{where}: a random legal move refused: {frame}"
     if kind == "seats":
         for entry in frame["seats"]:
             assert set(entry) <= SEAT_FIELDS, f"{where}: seat fields {sorted(entry)}"
