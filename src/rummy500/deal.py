@@ -411,7 +411,8 @@ class Deal:
                 self._end_turn()
         elif kind == DRAW:
             if self.pile:  # the top card is left there, in view of everyone
-                self.passed[seat] |= 1 << face_of(self.pile[-1])
+                top = self.pile[-1]
+                self.passed[seat] |= 1 << (JOKER if top & 15 == 15 else top & 63)
             card = self.stock.pop()
             self.hands[seat] |= 1 << card
             self.progress = True
