@@ -25,7 +25,7 @@ from ..melds import ACE_HIGH, JOKER_SET, RUN, Meld, find_melds
 from ..rules import Rules
 from ..scoring import Points
 from ..table import pick_cards
-from .simple import meld_points
+from .simple import meld_points, melds_holding
 
 PILE_REACH = 0.45
 """The chance that a live card lying in the pile can still be had by a deep take."""
@@ -101,15 +101,7 @@ class Evaluator:
             target = self._best(avail, out)
             pivot, card = self._pivot(melds, avail)
             found = False
-            for pieces in melds:
-                if pivot not in pieces:
-                    continue
-                picked = pick_cards(avail, pieces)
-                if picked is None:
-                    continue
-                rest = avail
-                for c in picked:
-                    rest &= ~(1 << c)
+            for pieces, rest in melds_holding(pivot, melds, avail):
                 if abs(meld_points(pieces, self.points) + self._best(rest, out) - target) < 1e-9:
                     chosen.append(pieces)
                     avail = rest
@@ -149,15 +141,7 @@ class Evaluator:
         else:
             pivot, card = self._pivot(melds, avail)
             best = self._best(avail & ~(1 << card), out | 1 << card)
-            for pieces in melds:
-                if pivot not in pieces:
-                    continue
-                picked = pick_cards(avail, pieces)
-                if picked is None:
-                    continue
-                rest = avail
-                for c in picked:
-                    rest &= ~(1 << c)
+            for pieces, rest in melds_holding(pivot, melds, avail):
                 score = meld_points(pieces, self.points) + self._best(rest, out)
                 if score > best:
                     best = score

@@ -15,6 +15,8 @@ stays the same yardstick whatever happens to them.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..cards import JOKER, JOKER_MASK, face_of, faces_present, iter_bits
 from ..errors import NotYourTurnError
 from ..kinds import Phase
@@ -76,6 +78,23 @@ def _jokers(rules: Rules, cards: int) -> tuple[int, int]:
     return (count, 0) if rules.jokers == "wild" else (0, count)
 
 
+def melds_holding(
+    pivot: int, melds: list[tuple[int, ...]], cards: int
+) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Each meld of ``melds`` that holds ``pivot`` and can be laid from ``cards``, with the
+    cards left after laying it (the branching step of every best-melds search)."""
+    for pieces in melds:
+        if pivot not in pieces:
+            continue
+        picked = pick_cards(cards, pieces)
+        if picked is None:
+            continue
+        rest = cards
+        for card in picked:
+            rest &= ~(1 << card)
+        yield pieces, rest
+
+
 def best_melds(cards: int, rules: Rules, points: Points, memo: dict[int, Plan] | None = None,
                ) -> Plan:
     """The disjoint melds of ``cards`` worth the most points together."""
@@ -97,15 +116,7 @@ def best_melds(cards: int, rules: Rules, points: Points, memo: dict[int, Plan] |
     assert left_out is not None
     best = best_melds(cards & ~(1 << left_out[0]), rules, points, memo)
     # ...or it is in one of the melds that hold it.
-    for pieces in melds:
-        if pivot not in pieces:
-            continue
-        chosen = pick_cards(cards, pieces)
-        if chosen is None:
-            continue
-        rest = cards
-        for card in chosen:
-            rest &= ~(1 << card)
+    for pieces, rest in melds_holding(pivot, melds, cards):
         sub = best_melds(rest, rules, points, memo)
         candidate = (sub[0] + meld_points(pieces, points), sub[1] + len(pieces),
                      (pieces, *sub[2]))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..bots import BOT_NAMES
 from ..rules import PRESETS
 
 
@@ -15,6 +16,13 @@ def add_rule_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"rule set: {', '.join(PRESETS)} (classic)")
     parser.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
                         help="set a rule option over the preset (repeatable; see rummy500 rules)")
+
+
+def add_bot_argument(parser: argparse.ArgumentParser) -> None:
+    """``--bot NAME`` or ``--bot NAME,NAME,…`` (one per seat), random by default."""
+    parser.add_argument("--bot", default="random",
+                        help=f"the bot for every seat, or one per seat separated by commas "
+                        f"({', '.join(BOT_NAMES)})")
 
 
 def add_search_arguments(parser: argparse.ArgumentParser) -> None:

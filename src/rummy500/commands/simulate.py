@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ..bots import BOT_NAMES, check_budget, check_worlds
+from ..bots import check_budget, check_worlds
 from ..errors import BadInputError, OptionsError
 from ..game import Game
 from ..narrate import side_name, value_text
@@ -28,15 +28,13 @@ from ..simulation import (
     rules_from_options,
     simulate,
 )
-from .options import add_rule_arguments, add_search_arguments
+from .options import add_bot_argument, add_rule_arguments, add_search_arguments
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--deals", "-n", type=int, default=100, help="deals to play (100)")
     add_rule_arguments(parser)
-    parser.add_argument("--bot", default="random",
-                        help=f"the bot for every seat, or one per seat separated by commas "
-                        f"({', '.join(BOT_NAMES)})")
+    add_bot_argument(parser)
     parser.add_argument("--seed", type=int, default=None,
                         help="seed of the run (each deal is seeded from it and its number); "
                         "drawn at random and shown when left out")

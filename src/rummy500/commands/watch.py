@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.text import Text
 
-from ..bots import BOT_NAMES, Bot, check_budget
+from ..bots import Bot, check_budget
 from ..deal import IllegalMoveError
 from ..errors import BadInputError
 from ..game import Game
@@ -29,7 +29,7 @@ from ..narrate import (
 )
 from ..rules import RulesError
 from ..simulation import SimulationError, bot_names_for, make_bots, rules_from_options
-from .options import add_rule_arguments
+from .options import add_bot_argument, add_rule_arguments
 
 SEAT_STYLES = ("bold cyan", "bold magenta", "bold green", "bold yellow", "bold blue",
                "bold bright_red", "bold bright_cyan", "bold bright_magenta")
@@ -39,9 +39,7 @@ MAX_DELAY = 60.0
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_rule_arguments(parser)
-    parser.add_argument("--bot", default="random",
-                        help=f"the bot for every seat, or one per seat separated by commas "
-                        f"({', '.join(BOT_NAMES)})")
+    add_bot_argument(parser)
     parser.add_argument("--seed", type=int, default=None,
                         help="seed of the game and the bots (drawn at random and shown when "
                         "left out)")

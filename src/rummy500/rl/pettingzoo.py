@@ -44,7 +44,14 @@ RENDER_MODES = ("human", "ansi")
 
 
 class Rummy500AECEnv(AECEnv):  # type: ignore[misc]
-    """The AEC environment; :func:`env` puts it behind PettingZoo's order checks."""
+    """The AEC environment without wrappers; :func:`env` puts it behind PettingZoo's order
+    checks.
+
+    An illegal action raises IllegalMoveError (a ValueError), or with ``illegal_reward`` set
+    ends the game with that reward to the seat that played it (as PettingZoo's
+    ``TerminateIllegalWrapper`` does). An episode still running after ``truncate_deals``
+    deals is truncated (None: never).
+    """
 
     metadata = {  # noqa: RUF012 - PettingZoo reads it from the class
         "name": "rummy500_v0",
@@ -217,24 +224,8 @@ class Rummy500AECEnv(AECEnv):  # type: ignore[misc]
         return "rummy500_v0"
 
 
-def raw_env(
-    players: int = 2,
-    preset: str = "classic",
-    options: dict[str, Any] | None = None,
-    reward: str = "both",
-    render_mode: str | None = None,
-    illegal_reward: float | None = None,
-    truncate_deals: int | None = TRUNCATE_DEALS,
-) -> Rummy500AECEnv:
-    """The AEC environment without wrappers.
-
-    An illegal action raises ValueError, or with ``illegal_reward`` set ends the
-    game with that reward to the seat that played it (as PettingZoo's
-    ``TerminateIllegalWrapper`` does). An episode still running after
-    ``truncate_deals`` deals is truncated (None: never).
-    """
-    return Rummy500AECEnv(players, preset, options, reward, render_mode, illegal_reward,
-                          truncate_deals)
+raw_env = Rummy500AECEnv
+"""The AEC environment without wrappers (PettingZoo's name for it)."""
 
 
 def env(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from rich.style import Style
 from rich.text import Text
@@ -25,6 +25,8 @@ from textual.widgets import Static
 
 from ..cards import JOKER, face_of
 from ..melds import Meld, TableCard
+
+ItemT = TypeVar("ItemT")
 
 RANK_LABELS = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUIT_SYMBOLS = "♣♦♥♠"
@@ -75,7 +77,28 @@ class Item:
     """Picked for the next move: shown in reverse."""
 
 
-class Strip(Widget, can_focus=True):
+class CursorList(Widget, Generic[ItemT]):
+    """A focusable list of items with a cursor, redrawn when either changes: what
+    :class:`Strip` and :class:`MeldList` share."""
+
+    cursor: reactive[int] = reactive(0)
+    items: list[ItemT]
+
+    def watch_cursor(self) -> None:
+        self.refresh()
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    def action_move(self, step: int) -> None:
+        if self.items:
+            self.cursor = (self.cursor + step) % len(self.items)
+
+
+class Strip(CursorList["Item"], can_focus=True):
     """A wrapping row of cards with a cursor; posts :class:`Strip.Picked` on space or a click."""
 
     DEFAULT_CSS = """
@@ -93,8 +116,6 @@ class Strip(Widget, can_focus=True):
         Binding("space", "pick", "Pick", show=False),
         Binding("enter", "pick", "Pick", show=False),
     ]
-
-    cursor: reactive[int] = reactive(0)
 
     class Picked(Message):
         """A card of the strip was picked (space, enter or a click)."""
@@ -173,19 +194,6 @@ class Strip(Widget, can_focus=True):
             self.cursor = index
             self.post_message(self.Picked(self, index, self.items[index].card))
 
-    def watch_cursor(self) -> None:
-        self.refresh()
-
-    def on_focus(self) -> None:
-        self.refresh()
-
-    def on_blur(self) -> None:
-        self.refresh()
-
-    def action_move(self, step: int) -> None:
-        if self.items:
-            self.cursor = (self.cursor + step) % len(self.items)
-
     def action_move_row(self, step: int) -> None:
         target = self.cursor + step * self.per_row()
         if 0 <= target < len(self.items):
@@ -248,7 +256,7 @@ def flow(
     return Text("\n").join(lines), spans
 
 
-class MeldList(Widget, can_focus=True):
+class MeldList(CursorList["MeldItem"], can_focus=True):
     """Every meld on the table with its id and who laid each card; pick one to lay off on."""
 
     DEFAULT_CSS = """
@@ -260,8 +268,6 @@ class MeldList(Widget, can_focus=True):
         Binding("right,down", "move(1)", "Next", show=False),
         Binding("space,enter", "pick", "Lay off here", show=False),
     ]
-
-    cursor: reactive[int] = reactive(0)
 
     class Picked(Message):
         def __init__(self, number: int) -> None:
@@ -314,19 +320,6 @@ class MeldList(Widget, can_focus=True):
                 self.cursor = index
                 self.post_message(self.Picked(self.items[index].meld.number))
                 return
-
-    def watch_cursor(self) -> None:
-        self.refresh()
-
-    def on_focus(self) -> None:
-        self.refresh()
-
-    def on_blur(self) -> None:
-        self.refresh()
-
-    def action_move(self, step: int) -> None:
-        if self.items:
-            self.cursor = (self.cursor + step) % len(self.items)
 
     def action_pick(self) -> None:
         if self.items:
