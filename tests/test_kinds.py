@@ -90,3 +90,17 @@ def test_the_package_raises_its_own_typed_errors() -> None:
         if re.search(r"raise (ValueError|TypeError)\(", path.read_text(encoding="utf-8"))
     )
     assert set(bare) <= LEFT_TO_CONVERT, bare
+
+
+def test_an_error_class_names_its_code_once_and_only_a_known_one() -> None:
+    from rummy500.errors import ERROR_CODES, CardError, NotNowError, SessionError
+
+    assert CardError.code == "bad_card" and SessionError.code == NotNowError.code == "not_now"
+
+    class Late(NotNowError, code="stale"):
+        pass
+
+    assert Late.code == "stale" and Late("x").code in ERROR_CODES
+    with pytest.raises(TypeError, match="'made_up' is not one of ERROR_CODES"):
+        class Bad(NotNowError, code="made_up"):
+            pass

@@ -17,7 +17,7 @@ illegal - draw first: the top card of the stock, or cards from the discard pile
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 ERROR_CODES: dict[str, str] = {
     "bad_input": "input that cannot be read at all (not JSON, nested too deep, a huge number)",
@@ -45,111 +45,92 @@ ERROR_CODES: dict[str, str] = {
 
 
 class Rummy500Error(ValueError):
-    """The base of every error the package raises on purpose; ``code`` names the kind."""
+    """The base of every error the package raises on purpose; ``code`` names the kind.
+
+    A subclass names its code in its bases (``class CardError(Rummy500Error,
+    code="bad_card")``), one of :data:`ERROR_CODES`; without one it keeps its base's.
+    """
 
     code: ClassVar[str] = "bad_input"
 
+    def __init_subclass__(cls, code: str | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if code is not None:
+            if code not in ERROR_CODES:
+                raise TypeError(f"{cls.__name__}: {code!r} is not one of ERROR_CODES")
+            cls.code = code
 
-class BadInputError(Rummy500Error):
+
+class BadInputError(Rummy500Error, code="bad_input"):
     """Input that cannot be read at all: not JSON, nested too deep, a number too long."""
-
-    code = "bad_input"
 
 
 class NotJSONError(BadInputError):
     """Text that is not JSON at all."""
 
 
-class TooLargeError(BadInputError):
+class TooLargeError(BadInputError, code="too_large"):
     """Input larger than the package accepts; refused before it is read whole."""
 
-    code = "too_large"
 
-
-class CardError(Rummy500Error):
+class CardError(Rummy500Error, code="bad_card"):
     """Text that is not a card."""
 
-    code = "bad_card"
 
-
-class InvalidMoveError(Rummy500Error):
+class InvalidMoveError(Rummy500Error, code="bad_move"):
     """Text that is not a move at all (whatever the position)."""
 
-    code = "bad_move"
 
-
-class IllegalMoveError(Rummy500Error):
+class IllegalMoveError(Rummy500Error, code="illegal"):
     """A well-formed move that the rules do not allow now; the message says why."""
 
-    code = "illegal"
 
-
-class NotYourTurnError(IllegalMoveError):
+class NotYourTurnError(IllegalMoveError, code="not_your_turn"):
     """A move sent for a seat that is not the one the game waits for."""
 
-    code = "not_your_turn"
 
-
-class NotNowError(Rummy500Error):
+class NotNowError(Rummy500Error, code="not_now"):
     """Something that cannot be done at this point of the game (no deal yet, game over)."""
 
-    code = "not_now"
 
-
-class StaleError(NotNowError):
+class StaleError(NotNowError, code="stale"):
     """A request made for a position the game has since moved on from."""
 
-    code = "stale"
 
-
-class DeckError(Rummy500Error):
+class DeckError(Rummy500Error, code="bad_deck"):
     """A pack order or restock order that does not fit the game."""
-
-    code = "bad_deck"
 
 
 RecordError = DeckError
 """The older name of :class:`DeckError`."""
 
 
-class MeldError(Rummy500Error):
+class MeldError(Rummy500Error, code="bad_meld"):
     """Cards that do not make the meld asked for; the message says why."""
 
-    code = "bad_meld"
 
-
-class RulesError(Rummy500Error):
+class RulesError(Rummy500Error, code="bad_rules"):
     """Rules that cannot be played: an unknown preset or option, a value of the wrong type."""
 
-    code = "bad_rules"
 
-
-class PositionError(Rummy500Error):
+class PositionError(Rummy500Error, code="bad_position"):
     """A position that cannot arise in a deal (a dealer who is not a seat, …)."""
 
-    code = "bad_position"
 
-
-class RecordFormatError(Rummy500Error):
+class RecordFormatError(Rummy500Error, code="bad_record"):
     """A record that cannot be read at all (not JSON, a missing field, a wrong pack)."""
 
-    code = "bad_record"
 
-
-class SaveError(RecordFormatError):
+class SaveError(RecordFormatError, code="bad_save"):
     """A saved game that cannot be resumed."""
-
-    code = "bad_save"
 
 
 class SaveInUseError(NotNowError):
     """A folder of saved games that another program is keeping (the game is open there)."""
 
 
-class ReplayError(Rummy500Error):
+class ReplayError(Rummy500Error, code="bad_replay"):
     """A record whose move ``move`` of round ``round`` is illegal."""
-
-    code = "bad_replay"
 
     def __init__(self, round_index: int, move_index: int, reason: str) -> None:
         super().__init__(f"round {round_index}, move {move_index}: {reason}")
@@ -161,20 +142,16 @@ class ReplayError(Rummy500Error):
         return (type(self), (self.round, self.move, self.reason))
 
 
-class SettingsError(Rummy500Error):
+class SettingsError(Rummy500Error, code="bad_settings"):
     """A table that cannot be set up as asked; the message says why."""
-
-    code = "bad_settings"
 
 
 class SessionError(NotNowError):
     """Something a session cannot do now (undo in a game between people, a bot's bad move)."""
 
 
-class OptionsError(Rummy500Error):
+class OptionsError(Rummy500Error, code="bad_options"):
     """A simulation or tournament that cannot be run as asked (a bad bot name, count, …)."""
-
-    code = "bad_options"
 
 
 class SimulationError(OptionsError):
@@ -185,13 +162,11 @@ class TournamentError(OptionsError):
     """A tournament that cannot be run as asked, or a bot that broke the rules."""
 
 
-class MissingExtraError(Rummy500Error, ImportError):
+class MissingExtraError(Rummy500Error, ImportError, code="missing_extra"):
     """A feature needs an optional dependency (an extra) that is not installed.
 
     Also an :class:`ImportError`, since it stands for one.
     """
-
-    code = "missing_extra"
 
     def __init__(self, extra: str, module: str, feature: str | None = None) -> None:
         self.extra = extra
