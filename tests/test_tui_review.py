@@ -94,16 +94,18 @@ async def test_wrapped_log_lines_keep_every_letter_at_80_columns() -> None:
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)
         table = table_of(app)
-        words = [f"word{n:02d}xyz" for n in range(40)]
-        table.session.log.append(" ".join(words))
-        table.update_table()
-        await pilot.pause()
         log = table.query_one("#log", RichLog)
-        width = log.scrollable_content_region.width
-        assert log.scrollable_content_region.right <= log.region.right - 1  # the scrollbar
-        shown = [strip.text.rstrip() for strip in log.lines][-6:]
-        assert all(len(line) <= width for line in shown)
-        assert " ".join(" ".join(shown).split()).endswith(" ".join(words))
+        token = "".join(chr(97 + n % 26) for n in range(400))  # folded at the very edge
+        for _ in range(3):  # the first long lines come before the log needs its scrollbar
+            table.session.log.append(token)
+            table.update_table()
+            await pilot.pause()
+        await pilot.pause()
+        assert log.show_vertical_scrollbar
+        visible = log.region.width - log.styles.gutter.width - log.scrollbar_size_vertical
+        shown = [strip.text.rstrip() for strip in log.lines]
+        assert all(len(line) <= visible for line in shown), (visible, max(map(len, shown)))
+        assert "".join(shown).endswith(token * 3)  # not a letter lost
 
 
 @pytest.mark.asyncio
@@ -174,6 +176,9 @@ async def test_resizing_keeps_the_turn_line_and_the_key_bar() -> None:
     app = app_for(quick(seed=3))
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
+        table_of(app).session.log.append("".join(chr(97 + n % 26) for n in range(300)))
+        table_of(app).update_table()
+        await pilot.pause()
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         await pilot.pause()
@@ -181,6 +186,9 @@ async def test_resizing_keeps_the_turn_line_and_the_key_bar() -> None:
         status = table.query_one("#status")
         assert status.region.height == 1 and status.region.width == 80
         assert "to draw" in str(status.render_line(0).text)
+        log = table.query_one("#log", RichLog)
+        visible = log.region.width - log.styles.gutter.width - log.scrollbar_size_vertical
+        assert log.lines and all(strip.cell_length <= visible for strip in log.lines)
         footer = table.query_one("Footer")
         assert footer.region.bottom == 24 and footer.region.height == 1
         assert "Draw" in "".join(str(key.render()) for key in footer.query("FooterKey"))

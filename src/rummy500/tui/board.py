@@ -90,6 +90,7 @@ class Board(Screen[None]):
         self.legal: list[Move] = []
         """The legal moves of the person at the screen, when it is their move."""
         self._log_shown = 0
+        self._log_width = -1
         self._pile_length = -1
         self._keys: tuple[object, ...] = ()
 
@@ -101,7 +102,9 @@ class Board(Screen[None]):
         with VerticalScroll(id="table"):
             yield Strip("the pile is empty", id="pile")
             yield MeldList(id="melds")
-        yield RichLog(id="log", wrap=True, max_lines=2000, auto_scroll=True)
+        # min_width: RichLog renders every line at least 78 cells wide by default, wider
+        # than the log at 80 columns, so the last letter went under the scrollbar.
+        yield RichLog(id="log", wrap=True, max_lines=2000, auto_scroll=True, min_width=10)
         yield Strip(id="hand")
         yield Words(id="message")
         yield Input(placeholder=": type a move, like take 7h, meld 7h 7d 7s or layoff 8h m2",
@@ -115,7 +118,16 @@ class Board(Screen[None]):
         self.query_one("#hand", Strip).focus()
 
     def on_resize(self, event: Resize) -> None:
-        self.call_after_refresh(self.update_table)
+        self.call_after_refresh(self._resized)
+
+    def _resized(self) -> None:
+        log = self.query_one("#log", RichLog)
+        width = log.scrollable_content_region.width
+        if width != self._log_width:  # written lines keep their width: wrap them again
+            self._log_width = width
+            log.clear()
+            self._log_shown = 0
+        self.update_table()
 
     @property
     def pile(self) -> Strip:
