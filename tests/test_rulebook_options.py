@@ -84,3 +84,76 @@ def test_the_options_are_listed_and_set_from_the_command_line(
     out = capsys.readouterr().out
     assert re.search(r"four_card_runs_double +=+ true", out)
     assert re.search(r"high_ace_only +=+ true", out)
+
+
+NO_TAKEN_DISCARD = make_rules("classic", discard_taken_card=False)
+
+
+def test_discard_taken_card_false_keeps_the_taken_card_this_turn() -> None:
+    """Issue 9, item 13: the card taken from the pile cannot go straight back."""
+    game = deal_from_hands(NO_TAKEN_DISCARD, ["2c 4d 9c 3h 8d Jh Qc Ad 7c 5h Ks 6s Ts", "..."],
+                           up="Kd")
+    play(game, "take Kd")
+    reason = game.why_illegal("discard Kd")
+    assert reason is not None and "discard_taken_card = false" in reason
+    assert game.view(0).why_illegal("discard Kd") == reason
+    listed = [str(move) for move in game.legal_moves()]
+    assert "discard Kd" not in listed and "discard Ks" in listed
+    assert listed == [str(move) for move in game.view(0).legal_moves()]
+    play(game, "discard Ks", "draw")
+    play(game, str(next(m for m in game.legal_moves() if m.kind == "discard")))
+    play(game, "draw")  # the next turn: the king may go now
+    assert game.is_legal("discard Kd")
+
+
+def test_by_default_the_taken_card_may_be_discarded() -> None:
+    game = deal_from_hands(make_rules("classic"),
+                           ["2c 4d 9c 3h 8d Jh Qc Ad 7c 5h Ks 6s Ts", "..."], up="Kd")
+    play(game, "take Kd")
+    assert game.is_legal("discard Kd")
+
+
+def test_discard_taken_card_false_once_the_taken_copy_is_melded_the_other_may_go() -> None:
+    rules = make_rules("classic", decks=2, discard_taken_card=False)
+    game = deal_from_hands(rules, ["Kd Kc Kh 2c 4d 9c 3h 8d Jh Qc Ad 7c 5h", "..."], up="Kd")
+    play(game, "take Kd")
+    assert not game.is_legal("discard Kd")
+    play(game, "meld Kc Kd Kh")  # the known copy goes to the table first
+    assert game.is_legal("discard Kd")
+
+
+def test_discard_taken_card_false_never_leaves_a_player_without_a_move() -> None:
+    """With nothing else left in hand, the taken card may be discarded."""
+    rules = make_rules("classic", discard_taken_card=False, hand_size_two=3)
+    game = deal_from_hands(rules, ["4c 5c 6c", "..."], up="Kd")
+    play(game, "take Kd", "meld 4c 5c 6c")
+    assert [str(move) for move in game.legal_moves()] == ["discard Kd"]
+
+
+@pytest.mark.parametrize("preset", ["classic", "wild", "persian"])
+def test_discard_taken_card_false_whole_random_deals(preset: str) -> None:
+    import random
+
+    from rummy500 import Game
+
+    rules = make_rules(preset, discard_taken_card=False, decks=2)
+    rng = random.Random(7)
+    for seed in range(6):
+        game = Game(rules, 4 if rules.partnership else 3, seed=seed)
+        deal = game.deal
+        taken = -1
+        while not deal.over:
+            moves = game.legal_moves()
+            assert moves, deal.fen()
+            move = rng.choice(moves)
+            if move.kind == "take":
+                taken = move.pieces[0]
+            elif move.kind == "discard":
+                assert move.pieces[0] != taken or len(
+                    [m for m in moves if m.kind == "discard"]) == 1
+                taken = -1
+            elif move.kind == "draw":
+                taken = -1
+            seat = deal.turn
+            assert [str(m) for m in game.view(seat).legal_moves()] == [str(m) for m in moves]
+            game.play(move)

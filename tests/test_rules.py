@@ -234,6 +234,7 @@ OPTION_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "partnership": st.booleans(),
     "four_of_a_kind_doubles": st.booleans(),
     "high_ace_only": st.booleans(),
+    "discard_taken_card": st.booleans(),
     "four_card_runs_double": st.booleans(),
 }
 assert set(OPTION_VALUES) == set(OPTION_TYPES)

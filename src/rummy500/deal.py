@@ -31,6 +31,7 @@ from .legal import (
     claims,
     legal_moves,
     take_must_be_used,
+    taken_face,
     why_illegal,
 )
 from .melds import (
@@ -309,8 +310,12 @@ class Deal:
 
     def position(self) -> Position:
         """What the player to move sees that decides what it may do."""
-        return Position(self.rules, self.phase, self.hands[self.turn], self.pile, self.melds,
-                        len(self.stock), self.must_use)
+        seat = self.turn
+        no_discard = -1
+        if not self.rules.discard_taken_card and self.phase == PLAY_PHASE:
+            no_discard = taken_face(self.rules, self.moves, self.known[seat], self.hands[seat])
+        return Position(self.rules, self.phase, self.hands[seat], self.pile, self.melds,
+                        len(self.stock), self.must_use, no_discard)
 
     @property
     def over(self) -> bool:

@@ -8,6 +8,7 @@ same answer.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from .cards import JOKER, JOKER_MASK, face_pretty, faces_present, iter_bits, joker_count
@@ -62,6 +63,28 @@ class Position(NamedTuple):
     melds: list[Meld]
     stock_count: int
     must_use: int
+    no_discard: int = -1
+    """With ``discard_taken_card`` false: the face taken from the pile this turn, which may
+    not be discarded now (-1: none)."""
+
+
+def taken_face(rules: Rules, history: Sequence[Move], known: int, hand: int) -> int:
+    """The face that ``discard_taken_card = false`` keeps from being discarded now: the face
+    named by this turn's take, while a card of it taken from the pile (``known``) is still
+    held and the hand holds a card of another face to discard instead; else -1."""
+    if rules.discard_taken_card or not known:
+        return -1
+    for move in reversed(history):
+        if move.kind in (MELD, LAYOFF):
+            continue
+        if move.kind != TAKE:
+            return -1
+        face = move.pieces[0]
+        mask = JOKER_MASK if face == JOKER else (1 << face | 1 << (face + 64))
+        if known & mask and hand & ~mask:
+            return face
+        return -1
+    return -1
 
 
 def _jokers(rules: Rules, cards: int) -> tuple[int, int]:
@@ -184,11 +207,14 @@ def _play_moves(pos: Position) -> list[Move]:
     if pos.must_use >= 0:
         return [m for m in candidates if _keeps_obligation(pos, m)]
     discards = _DISCARDS
+    kept = pos.no_discard
+    if kept >= 0 and kept != JOKER:
+        faces &= ~(1 << kept)
     for suit in range(4):
         chunk = faces >> (suit << 4) & 0x3FFE
         if chunk:
             candidates.extend([discards[f] for f in _chunk_faces(suit, chunk)])
-    if wild or persian:
+    if (wild or persian) and kept != JOKER:
         candidates.append(Move(DISCARD, (JOKER,)))
     return candidates
 
@@ -341,6 +367,9 @@ def _why_discard(pos: Position, face: int) -> str | None:
     if pos.must_use >= 0:
         must = JOKER if pos.must_use & 15 == 15 else pos.must_use & 63
         return f"you took {face_pretty(must)} from the pile and must use it before you discard"
+    if face == pos.no_discard:
+        return (f"you took {face_pretty(face)} from the pile this turn: it may not be "
+                "discarded before your next turn (discard_taken_card = false)")
     return None
 
 

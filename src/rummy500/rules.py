@@ -43,6 +43,7 @@ class Rules:
     hand_size: int = 7
     max_players: int = MAX_PLAYERS
     top_discard_must_be_used: bool = False
+    discard_taken_card: bool = True
     min_run: int = 3
     card_points: CardPoints = "traditional"
     ace_points: int = 15
@@ -247,6 +248,10 @@ _DECLARED: tuple[Option, ...] = (
     Option("top_discard_must_be_used",
            "the top card of the pile, taken alone, must also be used at once",
            "false: 000, 004; true: 001, 002, 003"),
+    Option("discard_taken_card",
+           "false: the card named in a take from the pile may not be discarded in the same "
+           "turn (while it is held and another card could be discarded instead)",
+           "house rule; true: the books do not forbid it"),
     Option("min_run", "the fewest cards in a run", "3: 000, 001, 002, 003; 004 once says four",
            low=3, high=13),
     Option("card_points", "2 to 9 score face value (traditional) or 5 each (simplified)",

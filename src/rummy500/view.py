@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from .cards import Cards, face_of, iter_bits, make_pack
 from .deal import Deal
 from .kinds import Phase
-from .legal import Position, legal_moves, why_illegal
+from .legal import Position, legal_moves, taken_face, why_illegal
 from .melds import Meld
 from .moves import Move, parse_move
 from .rules import Rules
@@ -72,8 +72,11 @@ class PlayerView:
     def position(self) -> Position:
         if self.turn != self.seat:
             raise ValueError("it is not this seat's move")
+        no_discard = -1
+        if not self.rules.discard_taken_card and self.phase == Phase.PLAY:
+            no_discard = taken_face(self.rules, self.history, self.known[self.seat], self.hand)
         return Position(self.rules, self.phase, self.hand, list(self.pile), list(self.melds),
-                        self.stock_count, self.must_use)
+                        self.stock_count, self.must_use, no_discard)
 
     def legal_moves(self) -> list[Move]:
         """This seat's legal moves (none when it is not its move)."""

@@ -159,9 +159,11 @@ def rules_summary(rules: Rules, players: int) -> list[tuple[str, str]]:
                "next card turned up starts the discard pile, the rest is the stock.")]
     must = "any card taken from the pile must then be used" if rules.top_discard_must_be_used \
         else "a card taken from below the top must be used"
+    keep = ("" if rules.discard_taken_card else
+            " (not the card you took from the pile, while you have another to discard)")
     topics.append(("A turn", "draw the top card of the stock, or take any card of the discard "
                    f"pile with every card above it ({must} in a meld or lay-off that turn); "
-                   "then meld and lay off as you like; then discard one card."))
+                   f"then meld and lay off as you like; then discard one card{keep}."))
     melds = (f"a set is three or four cards of one rank; a run is {rules.min_run} or more cards "
              "of one suit in sequence (an ace is low or high, never both, and a run does not "
              "go round the corner); you may lay off a card on any meld on the table, yours or "
