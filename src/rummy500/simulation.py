@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bots import BOT_NAMES, Bot, check_worlds, make_bot
-from .deal import DealResult, IllegalMoveError
+from .bots.playout import play_out
+from .deal import DealResult
 from .errors import SimulationError as SimulationError
 from .game import Game
 from .kinds import DealEnd
@@ -93,24 +94,10 @@ def make_bots(names: Sequence[str], seed: int, time_budget: float = 1.0,
 
 
 def play_turns(game: Game, bots: Sequence[Bot], *, check: bool = True) -> None:
-    """Let the bots play the current deal of ``game`` to its end.
-
-    Each bot decides from its seat's view only, or (a bot that does not need the
-    view) from the seat's legal moves. With ``check`` false the moves are trusted (fine
-    for bots that pick among the legal moves).
-    """
-    deal = game.deal
-    while not deal.over:
-        seat = deal.turn
-        bot = bots[seat]
-        move = bot.choose(game.view(seat)) if bot.needs_view else bot.pick(deal.legal_moves())
-        try:
-            game.play(move, check=check)
-        except IllegalMoveError as error:
-            raise SimulationError(
-                f"bot {bots[seat].name!r} at seat {seat} played {move}, which is illegal: "
-                f"{error} (position: {deal.fen()})"
-            ) from None
+    """Let the bots play the current deal of ``game`` to its end (:func:`play_out`; an
+    illegal move raises :class:`SimulationError`). With ``check`` false the moves are
+    trusted (fine for bots that pick among the legal moves)."""
+    play_out(game, bots, check=check, error=SimulationError)
 
 
 def play_deal(

@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bots import BOT_NAMES, Bot, check_budget, check_worlds, make_bot
+from .bots.playout import Played, play_out
 from .cards import make_pack
-from .deal import IllegalMoveError
 from .errors import BadInputError, OptionsError
 from .errors import TournamentError as TournamentError
 from .game import Game
@@ -151,22 +151,13 @@ def play_one(spec: TournamentSpec, index: int, rotation: int) -> GameOutcome:
     times: dict[str, list[float]] = {name: [] for name in seating}
     deal_scores: list[list[int]] = []
     limit = 1 if spec.deals else spec.max_deals
-    clock = time.perf_counter
+
+    def timing(turn: Played) -> None:
+        times[seating[turn.seat]].append(turn.ms)
+
     while not game.finished and len(game.deals) < limit:
         game.start_deal(pack_order(spec, index, len(game.deals)))
-        deal = game.deal
-        while not deal.over:
-            seat = deal.turn
-            start = clock()
-            move = bots[seat].choose(game.view(seat))
-            times[seating[seat]].append((clock() - start) * 1000.0)
-            try:
-                game.play(move)
-            except IllegalMoveError as error:
-                raise TournamentError(
-                    f"bot {seating[seat]!r} at seat {seat} played {move}, which is illegal: "
-                    f"{error} (position: {deal.fen()})"
-                ) from None
+        play_out(game, bots, error=TournamentError, names=seating, timed=True, on_move=timing)
         scores = game.results[-1].scores
         deal_scores.append([scores[rules.side_of(seat)] for seat in range(players)])
     winners: list[str] = []

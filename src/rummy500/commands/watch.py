@@ -13,7 +13,8 @@ from rich.console import Console
 from rich.text import Text
 
 from ..bots import Bot, check_budget
-from ..deal import IllegalMoveError
+from ..bots.playout import Played, play_out
+from ..deal import Deal, IllegalMoveError
 from ..errors import BadInputError
 from ..game import Game
 from ..kinds import Phase
@@ -141,19 +142,21 @@ def watch(
                 f"{side_name(rules, game.players, side)} {total}"
                 for side, total in enumerate(totals)) + ".", "dim")
         teller.pause()
-        while not deal.over:
-            seat = deal.turn
-            seen = before(deal)
-            decision = bots[seat].decide(game.view(seat))
-            game.play(decision.move)
-            lines = narrate_move(seen, deal, decision.move)
-            if reasons and decision.reason:
-                lines[0] += f"  ({decision.reason})"
+        seen = before(deal)
+
+        def tell(turn: Played, deal: Deal = deal) -> None:
+            nonlocal seen
+            lines = narrate_move(seen, deal, turn.move)
+            if reasons and turn.reason:
+                lines[0] += f"  ({turn.reason})"
             for line in lines:
                 teller.say(line)
             if not deal.over and deal.phase == Phase.DRAW:
                 teller.say("    " + status_line(deal), "dim")
             teller.pause()
+            seen = before(deal)
+
+        play_out(game, bots, reasons=reasons, on_move=tell)
         result = game.results[number - 1]
         totals = [total + score for total, score in zip(totals, result.scores, strict=True)]
         for line in deal_end(deal, result, number, totals):

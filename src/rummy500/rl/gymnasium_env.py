@@ -26,6 +26,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..bots import Bot, make_bot
+from ..bots.playout import Played, play_out
 from ..errors import SettingsError
 from ..game import Game
 from ..rules import make_rules
@@ -134,11 +135,14 @@ class Rummy500Env(gymnasium.Env[Observation, np.int64]):
         """Let the bots move until it is the agent's move or the game is over."""
         game = self._game()
         total = 0.0
-        while not game.finished and game.turn != self.seat:
-            bot = self.bots[game.turn]
-            deals_before = len(game.results)
-            game.play(bot.choose(game.view(game.turn)))
+        deals_before = len(game.results)
+
+        def reward(_turn: Played) -> None:
+            nonlocal total, deals_before
             total += self._reward(deals_before)
+            deals_before = len(game.results)
+
+        play_out(game, self.bots, until=lambda g: g.turn == self.seat, on_move=reward)
         return total
 
     def _observe(self) -> Observation:

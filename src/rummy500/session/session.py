@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..bots import Bot, Decision, make_bot
+from ..bots.playout import check_move
 from ..errors import DeckError, SaveError, SaveInUseError
 from ..errors import SessionError as SessionError
 from ..game import Game
@@ -277,10 +278,8 @@ class TableSession:
         """Make the move ``turn``'s bot decided on (refused if the game moved on meanwhile)."""
         if turn.stamp != self._stamp or self.to_move != turn.seat:
             raise SessionError("the game moved on while the computer player was thinking")
-        reason = self.game.why_illegal(decision.move)
-        if reason is not None:
-            raise SessionError(f"{self.names[turn.seat]} ({self.settings.seats[turn.seat]}) "
-                               f"chose {decision.move}, which is illegal: {reason}")
+        who = f"{self.names[turn.seat]} ({self.settings.seats[turn.seat]})"
+        check_move(self.game, turn.seat, decision.move, who, SessionError)
         return self._make(turn.seat, decision.move)
 
     def _make(self, seat: int, move: Move, *, save: bool = True) -> Made:

@@ -1,0 +1,105 @@
+"""The one play-out loop: every driver of computer players asks, checks and makes moves here.
+
+Simulations, tournaments, ``rummy500 watch``, the reinforcement-learning environments (the
+opponents' turns) and a table session (its computer players' turns) all ask the bot of the
+seat to move with :func:`ask`, refuse an illegal move with the same words
+(:func:`illegal_move`) and play on with :func:`play_out`.
+
+>>> import random
+>>> from rummy500.bots import make_bot
+>>> from rummy500.game import Game
+>>> from rummy500.rules import make_rules
+>>> game = Game(make_rules("classic"), 2, rng=random.Random(1))
+>>> played = []
+>>> play_out(game, [make_bot("random", 1), make_bot("random", 2)],
+...          on_move=lambda turn: played.append(turn.seat))
+>>> game.deal.over, played[:3]
+(True, [0, 0, 1])
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import NamedTuple
+
+from ..errors import IllegalMoveError, Rummy500Error
+from ..game import Game
+from ..moves import Move
+from .base import Bot, Decision
+
+
+class Played(NamedTuple):
+    """One bot's move, made."""
+
+    seat: int
+    move: Move
+    reason: str
+    """Why (empty unless the play-out asked for reasons, or the bot decided from its view)."""
+    ms: float
+    """The milliseconds the decision took (0 unless the play-out was timed)."""
+
+
+def ask(bot: Bot, game: Game, seat: int, *, reasons: bool = False) -> Decision:
+    """``bot``'s decision for ``seat`` (the seat to move), from the seat's view only; a bot
+    that does not need the view picks among the legal moves (its reason then left empty,
+    unless ``reasons``)."""
+    if reasons or bot.needs_view:
+        return bot.decide(game.view(seat))
+    return Decision(bot.pick(game.deal.legal_moves()), "")
+
+
+def illegal_move(error: type[Rummy500Error], who: str, seat: int, move: Move, reason: str,
+                 game: Game) -> Rummy500Error:
+    """The error for bot ``who`` at ``seat`` choosing the illegal ``move`` (for ``reason``)."""
+    return error(f"{who} at seat {seat} played {move}, which is illegal: {reason} "
+                 f"(position: {game.deal.fen()})")
+
+
+def check_move(game: Game, seat: int, move: Move, who: str,
+               error: type[Rummy500Error] = IllegalMoveError) -> None:
+    """Raise ``error`` (see :func:`illegal_move`) unless ``move`` is legal now."""
+    reason = game.why_illegal(move)
+    if reason is not None:
+        raise illegal_move(error, who, seat, move, reason, game)
+
+
+def play_out(
+    game: Game,
+    bots: Sequence[Bot] | Mapping[int, Bot],
+    *,
+    until: Callable[[Game], bool] | None = None,
+    check: bool = True,
+    error: type[Rummy500Error] = IllegalMoveError,
+    names: Sequence[str] | None = None,
+    reasons: bool = False,
+    timed: bool = False,
+    on_move: Callable[[Played], None] | None = None,
+) -> None:
+    """Let ``bots`` (the bot of each seat that plays) play ``game`` until ``until(game)``
+    is true, by default to the end of the current deal (and never past the game's end).
+
+    Each move is asked with :func:`ask` and made with :meth:`Game.play`; an illegal one
+    raises ``error`` naming the bot (``names[seat]``, else ``bot.name``). With ``check``
+    false the moves are trusted (fine for bots that pick among the legal moves).
+    ``on_move`` sees every move made; ``timed`` measures each decision.
+    """
+    clock = time.perf_counter
+    deal = game.deal
+    while not game.finished and not (deal.over if until is None else until(game)):
+        seat = game.deal.turn
+        bot = bots[seat]
+        start = clock() if timed else 0.0
+        decision = ask(bot, game, seat, reasons=reasons)
+        ms = (clock() - start) * 1000.0 if timed else 0.0
+        move = decision.move
+        try:
+            game.play(move, check=check)
+        except IllegalMoveError as refused:
+            who = repr(names[seat] if names is not None else bot.name)
+            raise illegal_move(error, f"bot {who}", seat, move, str(refused), game) from None
+        if on_move is not None:
+            on_move(Played(seat, move, decision.reason, ms))
+
+
+__all__ = ["Played", "ask", "check_move", "illegal_move", "play_out"]
