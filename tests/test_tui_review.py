@@ -169,6 +169,9 @@ async def test_the_score_sheet_shows_the_finished_table() -> None:
         for meld in deal.melds:
             assert f"{meld.name} " in shown
         assert "pile:" in shown
+        from textual.containers import Vertical
+        box = screen.query_one(Vertical)
+        assert box.max_scroll_y == 0  # at 80 x 24 the whole sheet, keys included, is in view
 
 
 @pytest.mark.asyncio

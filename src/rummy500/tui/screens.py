@@ -114,6 +114,8 @@ class SheetScreen(ModalScreen[str]):
         Binding("a", "again", "Play again", show=False),
         Binding("s", "setup", "Set-up", show=False),
         Binding("q", "quit_game", "Quit", show=False),
+        Binding("up", "scroll(-1)", "Scroll up", show=False),
+        Binding("down", "scroll(1)", "Scroll down", show=False),
     ]
 
     def __init__(self, sheet: DealSheet) -> None:
@@ -131,18 +133,21 @@ class SheetScreen(ModalScreen[str]):
             for who, cards in sheet.hands:
                 yield Words(f"  {who}: {cards}", classes="note")
             if sheet.table:
-                yield Words("The table as the deal ended:", classes="note")
-                for line in sheet.table:
-                    yield Words(f"  {line}", classes="note table")
+                yield Words("The table as the deal ended: " + "; ".join(sheet.table) + ".",
+                            classes="note table")
             yield Words(sheet.outcome, classes="outcome")
             if sheet.finished:
                 keys = "Enter or a: play again · s: a new set-up · q: quit"
             else:
                 keys = "Enter: deal the next hand"
+            keys += " · ↑↓: scroll"
             yield Words(keys, classes="keys")
 
     def action_next(self) -> None:
         self.dismiss("again" if self.sheet.finished else "next")
+
+    def action_scroll(self, lines: int) -> None:
+        self.query_one(Vertical).scroll_relative(y=lines, animate=False)
 
     def action_again(self) -> None:
         if self.sheet.finished:
