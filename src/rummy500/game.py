@@ -7,11 +7,12 @@ from collections.abc import Sequence
 from copy import deepcopy
 from typing import Any
 
-from .cards import make_pack
+from .cards import Cards, make_pack
 from .deal import Deal, DealResult
 from .errors import DeckError, IllegalMoveError, InvalidMoveError, NotNowError, PositionError
 from .moves import Move, parse_move
 from .rules import PRESETS, Rules
+from .scoring import points_for
 from .view import PlayerView, view_of
 
 
@@ -166,6 +167,11 @@ class Game:
         """The seat the game waits for."""
         return self.deal.turn
 
+    def hand_cards(self, seat: int) -> Cards:
+        """``seat``'s cards in the current deal as :class:`Cards` (any seat's: a player sees
+        only its own, through :meth:`view`)."""
+        return Cards(self.deal.hands[seat])
+
     def legal_moves(self) -> list[Move]:
         return [] if self.finished else self.deal.legal_moves()
 
@@ -234,7 +240,7 @@ class Game:
         self.finished = True
         self.winner = winner
         if winner is not None:
-            self.totals[winner] += self.rules.final_bonus // self.rules.point_divisor
+            self.totals[winner] += points_for(self.rules).final_bonus
             others = [t for side, t in enumerate(self.totals) if side != winner]
             self.margin = self.totals[winner] - max(others)
 

@@ -24,6 +24,7 @@ from .game import Game
 from .melds import Meld
 from .moves import DISCARD, DRAW, END, LAYOFF, MELD, PASS, RUMMY_LAYOFF, RUMMY_MELD, TAKE, Move
 from .rules import Rules
+from .scoring import points_for
 
 ENDINGS = {
     "went out": "{who} went out",
@@ -283,8 +284,8 @@ def game_end(game: Game) -> list[str]:
         return [f"The game ends in a draw after {plural(len(game.results), 'deal')}: {totals}."]
     name = side_name(rules, players, game.winner)
     wins = "win" if rules.partnership else "wins"
-    bonus = (f", with the final bonus of {rules.final_bonus // rules.point_divisor}"
-             if rules.final_bonus else "")
+    final_bonus = points_for(rules).final_bonus
+    bonus = f", with the final bonus of {final_bonus}" if final_bonus else ""
     return [f"{name} {wins} the game by {plural(game.margin, 'point')} after "
             f"{plural(len(game.results), 'deal')}{bonus}: {totals}."]
 

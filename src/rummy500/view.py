@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .cards import Cards, face_of, iter_bits, make_pack
 from .deal import Deal
+from .errors import BadInputError, NotYourTurnError
 from .kinds import Phase
 from .legal import Position, legal_moves, taken_face, why_illegal
 from .melds import Meld
@@ -67,11 +68,17 @@ class PlayerView:
 
     @property
     def hand_cards(self) -> Cards:
+        """This seat's cards as :class:`Cards` (``hand`` is the bitset the engine works with)."""
         return Cards(self.hand)
+
+    @property
+    def known_cards(self) -> tuple[Cards, ...]:
+        """Per seat, the cards it took from the pile and still holds, as :class:`Cards`."""
+        return tuple(Cards(cards) for cards in self.known)
 
     def position(self) -> Position:
         if self.turn != self.seat:
-            raise ValueError("it is not this seat's move")
+            raise NotYourTurnError("it is not this seat's move")
         no_discard = -1
         if not self.rules.discard_taken_card and self.phase == Phase.PLAY:
             no_discard = taken_face(self.rules, self.history, self.known[self.seat], self.hand)
@@ -104,6 +111,10 @@ class PlayerView:
             seen |= cards
         return pack & ~seen
 
+    def unseen_cards(self) -> Cards:
+        """:meth:`unseen` as :class:`Cards`."""
+        return Cards(self.unseen())
+
     def unseen_faces(self) -> list[int]:
         return [face_of(card) for card in iter_bits(self.unseen())]
 
@@ -113,7 +124,7 @@ def view_of(
 ) -> PlayerView:
     """The view of ``deal`` from ``seat``."""
     if not 0 <= seat < deal.players:
-        raise ValueError(f"there is no seat {seat}")
+        raise BadInputError(f"there is no seat {seat}")
     return PlayerView(
         rules=deal.rules,
         players=deal.players,

@@ -18,6 +18,7 @@ import random
 
 from ..cards import face_of, iter_bits
 from ..deal import Deal
+from ..errors import PositionError
 from ..view import PlayerView
 from .knowledge import Knowledge
 
@@ -63,7 +64,7 @@ def sample_hands(view: PlayerView, know: Knowledge, rng: random.Random,
     rng.shuffle(unseen)
     needs = [0 if seat == view.seat else know.unknown[seat] for seat in range(players)]
     if sum(needs) + view.stock_count != len(unseen):
-        raise ValueError("the view's card counts do not add up")
+        raise PositionError("the view's card counts do not add up")
     if lean:
         # each hand in turn draws its unknown cards, weighted by its evidence
         order = sorted(range(players), key=lambda s: -needs[s])

@@ -25,6 +25,7 @@ from ..narrate import (
     plural,
 )
 from ..rules import Rules
+from ..scoring import points_for
 
 
 def move_line(who: str, seat: int, move: Move, seen: Before, deal: Deal) -> str:
@@ -87,10 +88,8 @@ def deal_sheet(game: Game, names: Sequence[str], index: int) -> DealSheet:
     sides = rules.sides(players)
     totals = [sum(r.scores[side] for r in game.results[: index + 1]) for side in range(sides)]
     last = index == len(game.results) - 1
-    final_bonus = 0
+    points = points_for(rules)
     if last and game.finished:
-        final_bonus = game.totals[game.winner] - totals[game.winner] \
-            if game.winner is not None else 0
         totals = list(game.totals)
     rows = []
     for side in range(sides):
@@ -100,18 +99,18 @@ def deal_sheet(game: Game, names: Sequence[str], index: int) -> DealSheet:
                              sum(result.in_hand[s] for s in seats),
                              result.scores[side], totals[side]))
     notes = []
-    divisor = rules.point_divisor
-    if result.went_out is not None and rules.going_out_bonus:
+    if result.went_out is not None and points.going_out_bonus:
         side = rules.side_of(result.went_out)
-        notes.append(f"{side_label(rules, names, side)}: +{rules.going_out_bonus // divisor} "
+        notes.append(f"{side_label(rules, names, side)}: +{points.going_out_bonus} "
                      "for going out")
     if rules.add_hand_to_winner:
         notes.append("Add Opponent's Hand: hands are not subtracted; whoever went out adds "
                      "the others' hands")
     else:
         notes.append("deal score = points on the table − points in hand")
-    if final_bonus and game.winner is not None:
-        notes.append(f"{side_label(rules, names, game.winner)}: +{final_bonus} final bonus")
+    if last and game.finished and game.winner is not None and points.final_bonus:
+        notes.append(f"{side_label(rules, names, game.winner)}: +{points.final_bonus} "
+                     "final bonus")
     hands = tuple((names[seat], hand_text(deal.hands[seat]) if deal.hands[seat] else "—")
                   for seat in range(players))
     table = [f"{meld.name} {meld_text(meld)} ("
@@ -149,7 +148,7 @@ def outcome_words(game: Game, names: Sequence[str], totals: Sequence[int]) -> st
 
 def rules_summary(rules: Rules, players: int) -> list[tuple[str, str]]:
     """How this game is played, topic by topic, in plain words (for a rules screen)."""
-    div = rules.point_divisor
+    points = points_for(rules)
     packs = rules.deck_count(players)
     pack = "one pack" if packs == 1 else "two packs shuffled together"
     if rules.jokers != "none":
@@ -184,15 +183,13 @@ def rules_summary(rules: Rules, players: int) -> list[tuple[str, str]]:
     }[rules.stock_exhausted]
     topics.append(("End of a deal", f"when a player has no cards left ({going_out}); or {stock}; "
                    f"{idle_rule(players)}."))
-    two_to_nine = "5 each" if rules.card_points == "simplified" else "their face value"
-    aces = (f"aces {rules.low_ace_points // div}, but {rules.ace_points // div} high in a run"
-            if rules.high_ace_only else
-            f"aces {rules.ace_points // div} (low in a run: {rules.low_ace_points // div})")
-    values = (f"{aces}; "
-              f"K, Q, J, 10: {10 // div}; 2 to 9: "
-              f"{two_to_nine if div == 1 else f'{5 // div} each'}")
+    rank = points.rank
+    two_to_nine = f"{rank[2]} each" if len(set(rank[2:10])) == 1 else "their face value"
+    aces = (f"aces {points.low_ace}, but {points.ace} high in a run" if rules.high_ace_only
+            else f"aces {points.ace} (low in a run: {points.low_ace})")
+    values = f"{aces}; K, Q, J, 10: {rank[10]}; 2 to 9: {two_to_nine}"
     if rules.jokers != "none":
-        values += f"; jokers {rules.joker_value // div}"
+        values += f"; jokers {points.joker}"
     if rules.add_hand_to_winner:
         score = ("hands are not subtracted: whoever goes out adds the points left in the other "
                  "hands")
@@ -203,8 +200,8 @@ def rules_summary(rules: Rules, players: int) -> list[tuple[str, str]]:
         extras.append("a set of four laid down at once counts double" if not
                       rules.four_card_runs_double else
                       "a set or a run of four laid down at once counts double")
-    if rules.going_out_bonus:
-        extras.append(f"going out scores {rules.going_out_bonus // div}")
+    if points.going_out_bonus:
+        extras.append(f"going out scores {points.going_out_bonus}")
     topics.append(("Points", f"{values}. At the end of a deal {score}"
                    + ("; " + "; ".join(extras) if extras else "") + "."))
     goal = []
@@ -214,8 +211,8 @@ def rules_summary(rules: Rules, players: int) -> list[tuple[str, str]]:
     if rules.max_deals is not None:
         goal.append(f"the game lasts {rules.max_deals} deal{'s' if rules.max_deals != 1 else ''}"
                     ", and the higher total wins")
-    if rules.final_bonus:
-        goal.append(f"the winner adds a bonus of {rules.final_bonus // div}")
+    if points.final_bonus:
+        goal.append(f"the winner adds a bonus of {points.final_bonus}")
     topics.append(("Winning", "; ".join(goal) + "."))
     if rules.partnership:
         topics.append(("Partners", "partners sit opposite (seats 0 and 2 against 1 and 3), may "
