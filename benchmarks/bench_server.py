@@ -447,6 +447,17 @@ class Result:
         tenth = max(1, len(values) // 10)
         return statistics.median(values[-tenth:]) - statistics.median(values[:tenth])
 
+    def rss_growth_second_half(self) -> float:
+        """MiB from the median of the tenth of samples before the middle of the run to
+        that of the last tenth: growth once tables have turned over (a leak keeps on)."""
+        values = [mib for _, mib in self.rss_mib]
+        if len(values) < 4:
+            return 0.0
+        tenth = max(1, len(values) // 10)
+        middle = len(values) // 2
+        return (statistics.median(values[-tenth:])
+                - statistics.median(values[max(0, middle - tenth):middle]))
+
 
 def percentile(ordered: list[float], fraction: float) -> float:
     if not ordered:
@@ -587,16 +598,19 @@ def show(results: list[Result], args: argparse.Namespace) -> None:
     table = Table(title=f"rummy500 serve under load ({args.tables} tables, "
                         f"{args.tables * 4} clients, {os.cpu_count()} cores)")
     for column in ("database", "moves/s", "p50 ms", "p99 ms", "max ms", "RSS MiB",
-                   "growth MiB"):
+                   "growth", "2nd half"):
         table.add_column(column, justify="left" if column == "database" else "right")
     for r in results:
         first = r.rss_mib[0][1] if r.rss_mib else 0.0
         last = r.rss_mib[-1][1] if r.rss_mib else 0.0
         table.add_row(r.database, f"{r.moves_per_s:.0f}", f"{r.p50_ms:.1f}", f"{r.p99_ms:.1f}",
-                      f"{r.max_ms:.0f}", f"{first:.0f} → {last:.0f}", f"{r.rss_growth():+.1f}")
+                      f"{r.max_ms:.0f}", f"{first:.0f} → {last:.0f}", f"{r.rss_growth():+.1f}",
+                      f"{r.rss_growth_second_half():+.1f}")
     console.print(table)
     pace = (f"paced at {args.rate:g} moves/s in all" if args.rate > 0
             else "unpaced (each seat moves as soon as it may: a closed loop)")
+    console.print("RSS growth in MiB: first tenth of the samples to the last; '2nd half': "
+                  "the tenth before the middle to the last.")
     console.print(f"{args.seconds:g} s measured after a warm-up, {pace}; clients in "
                   f"{results[0].workers if results else args.workers} processes. CPU in cores "
                   "averaged over the window; 'machine': every process, others' too.")
@@ -654,7 +668,8 @@ def main() -> None:
     if args.json:
         print(json.dumps({"tables": args.tables, "seconds": args.seconds, "rate": args.rate,
                           "cores": os.cpu_count(), "open_files": limit, "results": [
-                              {**r.__dict__, "rss_growth_mib": r.rss_growth()}
+                              {**r.__dict__, "rss_growth_mib": r.rss_growth(),
+                               "rss_growth_second_half_mib": r.rss_growth_second_half()}
                               for r in results]}, indent=1))
     else:
         show(results, args)

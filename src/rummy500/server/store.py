@@ -289,12 +289,15 @@ class Store:
             if done.rowcount == len(batch):
                 return [True] * len(batch)
             await conn.rollback()  # some table moved on elsewhere: one by one
-        stored = []
-        for one in batch:
+        # Rows are locked in the order of their ids, the same in every process, so two
+        # processes' batches never wait for each other in a circle (a deadlock).
+        stored = [False] * len(batch)
+        for index in sorted(range(len(batch)), key=lambda i: batch[i].table_id):
+            one = batch[index]
             done = await conn.execute(_SET_SEQ, {
                 "b_id": one.table_id, "b_after": one.after, "b_seq": one.made[-1].seq,
                 "b_status": one.status, "b_now": now})
-            stored.append(done.rowcount == 1)
+            stored[index] = done.rowcount == 1
         return stored
 
     async def _insert_changes(self, conn: AsyncConnection, table_id: str,
