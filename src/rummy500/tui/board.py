@@ -19,12 +19,12 @@ from textual.widgets import Footer, Input, RichLog, Static
 from ..bots import strength
 from ..cards import JOKER, face_of, iter_bits
 from ..legal import DRAW_PHASE, PLAY_PHASE, RUMMY_PHASE
-from ..melds import DECLARED
 from ..moves import LAYOFF, MELD, RUMMY_LAYOFF, RUMMY_MELD, TAKE, Move
 from ..narrate import YOU, plural, verb
 from ..session.session import TableSession
 from ..session.settings import PERSON, bot_title
 from ..view import PlayerView
+from .keys import TableWidgets, piece_shows
 from .widgets import (
     RED_ON_DARK,
     RED_ON_LIGHT,
@@ -39,11 +39,6 @@ from .widgets import (
 )
 
 
-def piece_shows(piece: int) -> int:
-    """The face of the card a piece is played with (a declared joker is a joker)."""
-    return JOKER if piece >= DECLARED or piece == JOKER else piece
-
-
 def suit_order(card: int) -> tuple[int, int, int]:
     face = face_of(card)
     return (face == JOKER, face >> 4, face & 15)
@@ -54,7 +49,7 @@ def rank_order(card: int) -> tuple[int, int, int]:
     return (face == JOKER, face & 15, face >> 4)
 
 
-class Board(Screen[None]):
+class Board(TableWidgets, Screen[None]):
     """The table of one session, as the person at the screen sees it."""
 
     DEFAULT_CSS = """
@@ -128,18 +123,6 @@ class Board(Screen[None]):
             log.clear()
             self._log_shown = 0
         self.update_table()
-
-    @property
-    def pile(self) -> Strip:
-        return self.query_one("#pile", Strip)
-
-    @property
-    def hand(self) -> Strip:
-        return self.query_one("#hand", Strip)
-
-    @property
-    def melds(self) -> MeldList:
-        return self.query_one("#melds", MeldList)
 
     # -- what is on the screen --------------------------------------------------------------------
 

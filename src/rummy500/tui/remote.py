@@ -37,8 +37,6 @@ from ..errors import Rummy500Error
 from ..melds import ACE_HIGH, DECLARED, JOKER_SET, RUN, SET, Meld, TableCard, piece_face
 from ..moves import (
     DISCARD,
-    DRAW,
-    END,
     LAYOFF,
     MELD,
     PASS,
@@ -46,14 +44,14 @@ from ..moves import (
     RUMMY_MELD,
     TAKE,
     Move,
-    canonical_meld,
     parse_move,
     parse_piece,
 )
 from ..narrate import YOU, plural, verb
-from .board import Board, piece_shows, rank_order, suit_order
+from .board import Board, rank_order, suit_order
+from .keys import MOVE_BINDINGS, MoveKeys, describe_claim, piece_shows
 from .screens import ChoiceScreen, RulesScreen
-from .table import ACTION_KINDS, describe_claim, piece_words
+from .table import ACTION_KINDS
 from .widgets import (
     RED_ON_DARK,
     RED_ON_LIGHT,
@@ -140,26 +138,13 @@ def legal_moves(state: dict[str, Any]) -> list[Move]:
 # -- the screen -----------------------------------------------------------------------------------
 
 
-class RemoteTableScreen(Screen[None]):
+class RemoteTableScreen(MoveKeys, Screen[None]):
     """One seat at an online table."""
 
     DEFAULT_CSS = Board.DEFAULT_CSS.replace("Board {", "RemoteTableScreen {")
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("d", "draw", "Draw"),
-        Binding("d", "attempt('draw')", show=False),
-        Binding("t", "take", "Take"),
-        Binding("t", "attempt('take')", show=False),
-        Binding("e", "end", "End deal"),
-        Binding("m", "meld", "Meld"),
-        Binding("m", "attempt('meld')", show=False),
-        Binding("l", "layoff", "Lay off"),
-        Binding("l", "attempt('layoff')", show=False),
-        Binding("x", "discard", "Discard"),
-        Binding("x", "attempt('discard')", show=False),
-        Binding("r", "rummy", "Rummy"),
-        Binding("p", "pass", "Pass"),
-        Binding("h", "hint", "Hint"),
+        *MOVE_BINDINGS,
         Binding("s", "sort", "Sort"),
         Binding("u", "explain_undo", show=False),
         Binding("question_mark", "rules", "Rules"),
@@ -215,18 +200,6 @@ class RemoteTableScreen(Screen[None]):
         self.log_line(f"Table {self.joined.url}, seat {self.joined.seat}.")
         self.update_table()
         self.run_worker(self.keep_connected(), group="socket", exclusive=True)
-
-    @property
-    def pile(self) -> Strip:
-        return self.query_one("#pile", Strip)
-
-    @property
-    def hand(self) -> Strip:
-        return self.query_one("#hand", Strip)
-
-    @property
-    def melds(self) -> MeldList:
-        return self.query_one("#melds", MeldList)
 
     # -- the connection ---------------------------------------------------------------------------
 
@@ -613,83 +586,17 @@ class RemoteTableScreen(Screen[None]):
             return self.acting()
         return True
 
-    def action_attempt(self, action: str) -> None:
-        getattr(self, f"action_{action}")()
+    # -- what the move keys (keys.MoveKeys) ask of this screen ------------------------------------
 
-    def action_draw(self) -> None:
-        self.act(Move(DRAW))
+    def wild_jokers(self) -> bool:
+        return self.joined.rules.jokers == "wild"
 
-    def action_end(self) -> None:
-        self.act(Move(END))
+    def pile_faces(self) -> list[int]:
+        return faces_of(self.state.get("pile") or [])
 
-    def action_pass(self) -> None:
-        self.act(Move(PASS))
-
-    def action_take(self, index: int | None = None) -> None:
-        pile = faces_of(self.state.get("pile") or [])
-        if not pile:
-            self.refuse("the discard pile is empty")
-            return
-        if index is None:
-            index = min(self.pile.cursor, len(pile) - 1)
-        self.act(Move(TAKE, (pile[index],)))
-
-    def one_card(self, what: str) -> int | None:
-        picked = self.picked()
-        if len(picked) > 1:
-            self.refuse(f"pick just one card to {what} (you picked {len(picked)})")
-            return None
-        if picked:
-            return picked[0]
-        hand = self.hand
-        if hand.items and hand.has_focus:
-            return hand.items[hand.cursor].card
-        self.refuse(f"pick the card to {what} first (space or a click)")
-        return None
-
-    def action_discard(self) -> None:
-        card = self.one_card("discard")
-        if card is not None:
-            self.act(Move(DISCARD, (face_of(card),)))
-
-    def action_meld(self) -> None:
-        picked = self.picked()
-        if not picked:
-            self.refuse("pick the cards to meld first (space or a click)")
-            return
-        faces = [face_of(card) for card in picked]
-        if JOKER not in faces or self.joined.rules.jokers != "wild":
-            self.act(Move(MELD, canonical_meld(tuple(faces))))
-            return
-        wanted = sorted(faces)
-        options = [m for m in self.legal
-                   if m.kind == MELD and sorted(piece_shows(p) for p in m.pieces) == wanted]
-        if len(options) == 1:
-            self.act(options[0])
-        elif options:
-            self.choose("Which cards do the jokers stand for?", options,
-                        lambda m: "meld " + " ".join(piece_words(p) for p in m.pieces))
-        else:
-            self.act(Move(MELD, tuple(faces)))
-
-    def action_layoff(self, number: int | None = None) -> None:
-        card = self.one_card("lay off")
-        if card is None:
-            return
-        shows = face_of(card)
-        options = [m for m in self.legal if m.kind == LAYOFF and piece_shows(m.pieces[0]) == shows
-                   and (number is None or m.meld == number)]
-        if len(options) == 1:
-            self.act(options[0])
-        elif options:
-            self.choose(f"Lay off {face_label(shows)} where?", options,
-                        lambda m: f"on m{m.meld}" + (f" as {face_label(piece_face(m.pieces[0]))}"
-                                                     if m.pieces[0] >= DECLARED else ""))
-        else:
-            melds = self.melds.items
-            target = number if number is not None else (
-                melds[self.melds.cursor].meld.number if melds else 1)
-            self.act(Move(LAYOFF, (shows,), target))
+    def cursor_meld(self) -> int:
+        melds = self.melds.items
+        return melds[self.melds.cursor].meld.number if melds else 1
 
     def action_rummy(self) -> None:
         claims = [m for m in self.legal if m.kind in (RUMMY_MELD, RUMMY_LAYOFF, PASS)]

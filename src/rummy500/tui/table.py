@@ -22,9 +22,8 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 from ..bots import Decision
-from ..cards import JOKER, face_of, iter_bits
+from ..cards import face_of, iter_bits
 from ..legal import DRAW_PHASE, PLAY_PHASE, RUMMY_PHASE
-from ..melds import DECLARED, piece_face
 from ..moves import (
     DISCARD,
     DRAW,
@@ -36,10 +35,10 @@ from ..moves import (
     RUMMY_MELD,
     TAKE,
     Move,
-    canonical_meld,
 )
 from ..session.session import BotTurn, Made, SessionError, TableSession
-from .board import Board, piece_shows
+from .board import Board
+from .keys import MOVE_BINDINGS, MoveKeys, describe_claim, piece_shows, piece_words
 from .screens import ChoiceScreen, CoverScreen, RulesScreen, SheetScreen
 from .widgets import MeldList, Strip, face_label
 
@@ -56,24 +55,11 @@ ACTION_KINDS: dict[str, tuple[str, ...]] = {
 """Move keys: each shows in the footer while a move of its kinds is legal."""
 
 
-class TableScreen(Board):
+class TableScreen(MoveKeys, Board):
     """A game in play."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("d", "draw", "Draw"),
-        Binding("d", "attempt('draw')", show=False),
-        Binding("t", "take", "Take"),
-        Binding("t", "attempt('take')", show=False),
-        Binding("e", "end", "End deal"),
-        Binding("m", "meld", "Meld"),
-        Binding("m", "attempt('meld')", show=False),
-        Binding("l", "layoff", "Lay off"),
-        Binding("l", "attempt('layoff')", show=False),
-        Binding("x", "discard", "Discard"),
-        Binding("x", "attempt('discard')", show=False),
-        Binding("r", "rummy", "Rummy"),
-        Binding("p", "pass", "Pass"),
-        Binding("h", "hint", "Hint"),
+        *MOVE_BINDINGS,
         Binding("u", "undo", "Undo"),
         Binding("u", "explain_undo", show=False),
         Binding("s", "sort", "Sort"),
@@ -246,89 +232,27 @@ class TableScreen(Board):
             return self.acting()
         return True
 
-    def action_attempt(self, action: str) -> None:
-        """A move key pressed when no such move is legal: try it, to show the engine's reason."""
-        getattr(self, f"action_{action}")()
+    # -- what the move keys (keys.MoveKeys) ask of this screen ------------------------------------
 
-    def action_draw(self) -> None:
-        self.act(Move(DRAW))
+    def wild_jokers(self) -> bool:
+        return self.session.rules.jokers == "wild"
 
-    def action_end(self) -> None:
-        self.act(Move(END))
+    def pile_faces(self) -> list[int]:
+        return [face_of(card) for card in self.public_view().pile]
 
-    def action_pass(self) -> None:
-        self.act(Move(PASS))
+    def cursor_meld(self) -> int:
+        melds = self.public_view().melds
+        return melds[self.melds.cursor].number if melds else 1
 
-    def action_take(self, index: int | None = None) -> None:
-        pile = self.public_view().pile
-        if not pile:
-            self.refuse("the discard pile is empty")
-            return
-        if index is None:
-            index = min(self.pile.cursor, len(pile) - 1)
-        self.act(Move(TAKE, (face_of(pile[index]),)))
-
-    def one_card(self, what: str) -> int | None:
-        """The card to lay off or discard: the one picked, else the one at the hand's cursor."""
-        picked = self.picked()
-        if len(picked) > 1:
-            self.refuse(f"pick just one card to {what} (you picked {len(picked)})")
-            return None
-        if picked:
-            return picked[0]
-        hand = self.hand
-        if hand.items and hand.has_focus:
-            return hand.items[hand.cursor].card
-        self.refuse(f"pick the card to {what} first (space or a click)")
-        return None
-
-    def action_discard(self) -> None:
-        card = self.one_card("discard")
-        if card is not None:
-            self.act(Move(DISCARD, (face_of(card),)))
-
-    def action_meld(self) -> None:
-        picked = self.picked()
-        if not picked:
-            self.refuse("pick the cards to meld first (space or a click)")
-            return
-        faces = [face_of(card) for card in picked]
-        if JOKER not in faces or self.session.rules.jokers != "wild":
-            self.act(Move(MELD, canonical_meld(tuple(faces))))
-            return
-        wanted = sorted(faces)
-        options = [m for m in self.legal
-                   if m.kind == MELD and sorted(piece_shows(p) for p in m.pieces) == wanted]
-        if len(options) == 1:
-            self.act(options[0])
-        elif options:
-            self.choose("Which cards do the jokers stand for?", options,
-                        lambda m: "meld " + " ".join(piece_words(p) for p in m.pieces))
-        elif len(faces) < 3 or self.session.game.deal.phase != PLAY_PHASE:
+    def meld_without_choice(self, faces: list[int]) -> None:
+        if len(faces) < 3 or self.session.game.deal.phase != PLAY_PHASE:
             self.act(Move(MELD, tuple(faces)))
         else:
             self.refuse("these cards make no meld, whatever the jokers stand for")
 
-    def action_layoff(self, number: int | None = None) -> None:
-        card = self.one_card("lay off")
-        if card is None:
-            return
-        shows = face_of(card)
-        options = [m for m in self.legal if m.kind == LAYOFF and piece_shows(m.pieces[0]) == shows
-                   and (number is None or m.meld == number)]
-        if len(options) == 1:
-            self.act(options[0])
-        elif options:
-            by_number = {meld.number: meld for meld in self.public_view().melds}
-            self.choose(f"Lay off {face_label(shows)} where?", options,
-                        lambda m: f"on m{m.meld} ({by_number[m.meld].describe()})"
-                        + (f" as {face_label(piece_face(m.pieces[0]))}"
-                           if m.pieces[0] >= DECLARED else ""))
-        else:
-            melds = self.public_view().melds
-            target = number if number is not None else (
-                melds[self.melds.cursor].number if melds else 1)
-            self.act(Move(LAYOFF, (shows,), target))
+    def layoff_where(self, move: Move) -> str:
+        by_number = {meld.number: meld for meld in self.public_view().melds}
+        return f"on m{move.meld} ({by_number[move.meld].describe()})"
 
     def action_rummy(self) -> None:
         claims = [m for m in self.legal if m.kind in (RUMMY_MELD, RUMMY_LAYOFF, PASS)]
@@ -447,23 +371,10 @@ class TableScreen(Board):
             event.input.select_all()
 
 
-def piece_words(piece: int) -> str:
-    if piece >= DECLARED:
-        return f"joker as {face_label(piece - DECLARED)}"
-    return face_label(piece)
-
-
 def cover_for(session: TableSession, seat: int) -> CoverScreen:
     phase = session.game.deal.phase
     why = "you may call rummy." if phase == RUMMY_PHASE else "it is your turn."
     return CoverScreen(session.names[seat], why)
 
 
-def describe_claim(move: Move) -> str:
-    cards = " ".join(piece_words(p) for p in move.pieces)
-    if move.kind == RUMMY_LAYOFF:
-        return f"lay off {cards} from the pile on m{move.meld}"
-    return f"meld {cards} from the pile"
-
-
-__all__ = ["TableScreen", "piece_shows"]
+__all__ = ["TableScreen", "describe_claim", "piece_shows", "piece_words"]

@@ -1,0 +1,190 @@
+"""The move keys, written once for the local table (:mod:`.table`) and a server's table
+(:mod:`.remote`): each screen tells what differs through a few small methods."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.binding import Binding, BindingType
+
+from ..cards import JOKER, face_of
+from ..melds import DECLARED, piece_face
+from ..moves import DISCARD, DRAW, END, LAYOFF, MELD, PASS, RUMMY_LAYOFF, TAKE, Move, canonical_meld
+from .widgets import MeldList, Strip, face_label
+
+MOVE_BINDINGS: list[BindingType] = [
+    Binding("d", "draw", "Draw"),
+    Binding("d", "attempt('draw')", show=False),
+    Binding("t", "take", "Take"),
+    Binding("t", "attempt('take')", show=False),
+    Binding("e", "end", "End deal"),
+    Binding("m", "meld", "Meld"),
+    Binding("m", "attempt('meld')", show=False),
+    Binding("l", "layoff", "Lay off"),
+    Binding("l", "attempt('layoff')", show=False),
+    Binding("x", "discard", "Discard"),
+    Binding("x", "attempt('discard')", show=False),
+    Binding("r", "rummy", "Rummy"),
+    Binding("p", "pass", "Pass"),
+    Binding("h", "hint", "Hint"),
+]
+"""The move keys (and the hint's), first in the key bindings of every table screen; a key
+pressed when its move is not legal tries it anyway, to show the reason."""
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from textual.screen import Screen
+
+    _Screen = Screen[None]
+else:
+    _Screen = object
+
+
+def piece_shows(piece: int) -> int:
+    """The face of the card a piece is played with (a declared joker is a joker)."""
+    return JOKER if piece >= DECLARED or piece == JOKER else piece
+
+
+def piece_words(piece: int) -> str:
+    if piece >= DECLARED:
+        return f"joker as {face_label(piece - DECLARED)}"
+    return face_label(piece)
+
+
+def describe_claim(move: Move) -> str:
+    cards = " ".join(piece_words(p) for p in move.pieces)
+    if move.kind == RUMMY_LAYOFF:
+        return f"lay off {cards} from the pile on m{move.meld}"
+    return f"meld {cards} from the pile"
+
+
+class TableWidgets(_Screen):
+    """The pile, the hand and the melds of a table screen."""
+
+    @property
+    def pile(self) -> Strip:
+        return self.query_one("#pile", Strip)
+
+    @property
+    def hand(self) -> Strip:
+        return self.query_one("#hand", Strip)
+
+    @property
+    def melds(self) -> MeldList:
+        return self.query_one("#melds", MeldList)
+
+
+class MoveKeys(TableWidgets):
+    """The keys that pick cards and play them, alike at every table screen."""
+
+    legal: list[Move]
+    """The moves the person at the screen may make now (none when it is not their move)."""
+
+    if TYPE_CHECKING:
+        def picked(self) -> list[int]: ...
+        def refuse(self, reason: str) -> None: ...
+        def act(self, move: Move) -> object: ...
+        def choose(self, title: str, moves: list[Move],
+                   describe: Callable[[Move], str]) -> None: ...
+
+    # -- what differs from screen to screen ------------------------------------------------------
+
+    def wild_jokers(self) -> bool:
+        raise NotImplementedError
+
+    def pile_faces(self) -> list[int]:
+        """The discard pile's faces, bottom first."""
+        raise NotImplementedError
+
+    def cursor_meld(self) -> int:
+        """The number of the meld at the table's cursor (1 with no meld on the table)."""
+        raise NotImplementedError
+
+    def meld_without_choice(self, faces: list[int]) -> None:
+        """Cards with a wild joker that no legal meld fits: try them as they are."""
+        self.act(Move(MELD, tuple(faces)))
+
+    def layoff_where(self, move: Move) -> str:
+        """Where a lay-off goes, as a choice among several."""
+        return f"on m{move.meld}"
+
+    # -- the keys ---------------------------------------------------------------------------------
+
+    def action_attempt(self, action: str) -> None:
+        """A move key pressed when no such move is legal: try it, to show the reason."""
+        getattr(self, f"action_{action}")()
+
+    def action_draw(self) -> None:
+        self.act(Move(DRAW))
+
+    def action_end(self) -> None:
+        self.act(Move(END))
+
+    def action_pass(self) -> None:
+        self.act(Move(PASS))
+
+    def action_take(self, index: int | None = None) -> None:
+        pile = self.pile_faces()
+        if not pile:
+            self.refuse("the discard pile is empty")
+            return
+        if index is None:
+            index = min(self.pile.cursor, len(pile) - 1)
+        self.act(Move(TAKE, (pile[index],)))
+
+    def one_card(self, what: str) -> int | None:
+        """The card to lay off or discard: the one picked, else the one at the hand's cursor."""
+        picked = self.picked()
+        if len(picked) > 1:
+            self.refuse(f"pick just one card to {what} (you picked {len(picked)})")
+            return None
+        if picked:
+            return picked[0]
+        hand = self.hand
+        if hand.items and hand.has_focus:
+            return hand.items[hand.cursor].card
+        self.refuse(f"pick the card to {what} first (space or a click)")
+        return None
+
+    def action_discard(self) -> None:
+        card = self.one_card("discard")
+        if card is not None:
+            self.act(Move(DISCARD, (face_of(card),)))
+
+    def action_meld(self) -> None:
+        picked = self.picked()
+        if not picked:
+            self.refuse("pick the cards to meld first (space or a click)")
+            return
+        faces = [face_of(card) for card in picked]
+        if JOKER not in faces or not self.wild_jokers():
+            self.act(Move(MELD, canonical_meld(tuple(faces))))
+            return
+        wanted = sorted(faces)
+        options = [m for m in self.legal
+                   if m.kind == MELD and sorted(piece_shows(p) for p in m.pieces) == wanted]
+        if len(options) == 1:
+            self.act(options[0])
+        elif options:
+            self.choose("Which cards do the jokers stand for?", options,
+                        lambda m: "meld " + " ".join(piece_words(p) for p in m.pieces))
+        else:
+            self.meld_without_choice(faces)
+
+    def action_layoff(self, number: int | None = None) -> None:
+        card = self.one_card("lay off")
+        if card is None:
+            return
+        shows = face_of(card)
+        options = [m for m in self.legal if m.kind == LAYOFF and piece_shows(m.pieces[0]) == shows
+                   and (number is None or m.meld == number)]
+        if len(options) == 1:
+            self.act(options[0])
+        elif options:
+            self.choose(f"Lay off {face_label(shows)} where?", options,
+                        lambda m: self.layoff_where(m)
+                        + (f" as {face_label(piece_face(m.pieces[0]))}"
+                           if m.pieces[0] >= DECLARED else ""))
+        else:
+            self.act(Move(LAYOFF, (shows,), number if number is not None else self.cursor_meld()))
