@@ -87,19 +87,22 @@ def play_out(
     clock = time.perf_counter
     deal = game.deal
     while not game.finished and not (deal.over if until is None else until(game)):
-        seat = game.deal.turn
+        current = game.deal
+        seat = current.turn
         bot = bots[seat]
         start = clock() if timed else 0.0
-        decision = ask(bot, game, seat, reasons=reasons)
+        if reasons or bot.needs_view:  # ask(), written out: the loop of every simulation
+            move, reason = bot.decide(game.view(seat))
+        else:
+            move, reason = bot.pick(current.legal_moves()), ""
         ms = (clock() - start) * 1000.0 if timed else 0.0
-        move = decision.move
         try:
             game.play(move, check=check)
         except IllegalMoveError as refused:
             who = repr(names[seat] if names is not None else bot.name)
             raise illegal_move(error, f"bot {who}", seat, move, str(refused), game) from None
         if on_move is not None:
-            on_move(Played(seat, move, decision.reason, ms))
+            on_move(Played(seat, move, reason, ms))
 
 
 __all__ = ["Played", "ask", "check_move", "illegal_move", "play_out"]
