@@ -151,17 +151,23 @@ def run_and_wait_seconds(pid: int) -> tuple[float, float]:
     return ran / 1e9, waited / 1e9
 
 
-def postgres_cpu_seconds() -> float:
-    """CPU used so far by every ``postgres`` process on the machine (all databases)."""
-    total = 0.0
+def postgres_cpu() -> dict[int, float]:
+    """CPU used so far by each ``postgres`` process on the machine (all databases)."""
+    used = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
                 if (entry / "comm").read_text().strip() == "postgres":
-                    total += cpu_seconds(int(entry.name))
+                    used[int(entry.name)] = cpu_seconds(int(entry.name))
             except OSError:
                 continue
-    return total
+    return used
+
+
+def postgres_cpu_since(before: dict[int, float]) -> float:
+    """CPU seconds of the ``postgres`` processes that lived through the window."""
+    after = postgres_cpu()
+    return sum(after[pid] - before[pid] for pid in before.keys() & after.keys())
 
 
 def machine_busy() -> tuple[float, float]:
@@ -513,7 +519,7 @@ def run_once(database: str, url: str, args: argparse.Namespace, log_dir: Path) -
             sched_before = run_and_wait_seconds(served.process.pid)
             cpu_before = (cpu_seconds(served.process.pid),
                           sum(cpu_seconds(p.pid or 0) for p in processes),
-                          postgres_cpu_seconds(), machine_busy())
+                          postgres_cpu(), machine_busy())
             next_sample = 0.0
             while (now := time.monotonic()) - measured < args.seconds:
                 if served.process.poll() is not None:
@@ -537,7 +543,7 @@ def run_once(database: str, url: str, args: argparse.Namespace, log_dir: Path) -
                 "server": (cpu_seconds(served.process.pid) - cpu_before[0]) / elapsed,
                 "clients": (sum(cpu_seconds(p.pid or 0) for p in processes)
                             - cpu_before[1]) / elapsed,
-                "postgres": (postgres_cpu_seconds() - cpu_before[2]) / elapsed,
+                "postgres": postgres_cpu_since(cpu_before[2]) / elapsed,
                 "machine": busy / total * (os.cpu_count() or 1) if total else 0.0,
                 "server waiting for a CPU": (sched_after[1] - sched_before[1]) / elapsed,
             }
