@@ -28,6 +28,8 @@ CONFIGS: list[tuple[str, dict[str, Any], int]] = [
     ("partnership", {}, 4),
     ("boathouse", {}, 3),
     ("simplified", {"stock_exhausted": "discard_pile"}, 2),
+    ("persian", {"four_card_runs_double": True}, 4),
+    ("classic", {"card_points": "simplified", "low_ace_points": 5, "high_ace_only": True}, 2),
 ]
 
 
@@ -97,6 +99,46 @@ def test_a_four_of_a_kind_that_counts_double_is_written_so() -> None:
     assert again.fen() == text and again.credit == deal.credit
     three = Deal.from_fen(text.replace("m1x2=0:7c,7d,7h,7s", "m1=0:7c,7d,7h,1:7s"), rules)
     assert three.credit == [21, 7]
+
+
+def test_a_run_of_four_that_counts_double_is_written_so() -> None:
+    """four_card_runs_double: ``x2`` marks the four cards laid at once, not the lay-offs."""
+    rules = make_rules("classic", four_of_a_kind_doubles=True, four_card_runs_double=True)
+    deal = Deal.from_fen("seat 0 play | hands 4h 5h 6h 7h 8h 2c / Kc Qc Jc 4s 5s 6s | "
+                         "pile Ks | stock ...", rules)
+    deal.play("meld 4h 5h 6h 7h")
+    deal.play("layoff 8h m1")
+    assert deal.credit[0] == 2 * 22 + 8
+    text = deal.fen()
+    assert "| table m1x2=0:4h,5h,6h,7h,8h |" in text
+    again = Deal.from_fen(text, rules)
+    assert again.fen() == text and again.credit == deal.credit
+    assert [c.points for c in again.melds[0].cards] == [8, 10, 12, 14, 8]
+    built = Deal.from_fen(text.replace("m1x2=0:4h,5h,6h,7h,8h", "m1=0:4h,5h,6h,1:7h,8h"), rules)
+    assert built.credit == [15, 15]
+    for laid in ("m1x2=0:4h,5h,6h,1:7h,8h", "m1x2=0:4h,5h,6h"):
+        with pytest.raises(PositionError, match="counts double"):
+            Deal.from_fen(text.replace("m1x2=0:4h,5h,6h,7h,8h", laid), rules)
+    sets_only = make_rules("classic", four_of_a_kind_doubles=True)
+    with pytest.raises(PositionError, match="counts double"):
+        Deal.from_fen(text, sets_only)
+
+
+def test_high_ace_only_credit_is_read_back() -> None:
+    """high_ace_only: an ace high in a run keeps ace_points after Deal.from_fen."""
+    rules = make_rules("classic", card_points="simplified", low_ace_points=5,
+                       high_ace_only=True)
+    deal = Deal.from_fen("seat 0 play | hands Qh Kh Ah Ac 2c 3c Js Qs Ks As 9d / Kc Qc Jc | "
+                         "pile 8d | stock ...", rules)
+    for move in ("meld Qh Kh Ah", "meld Ac 2c 3c", "meld Js Qs Ks", "layoff As m3"):
+        deal.play(move)
+    assert deal.credit[0] == 35 + 15 + 30 + 15
+    text = deal.fen()
+    assert "x2" not in text
+    again = Deal.from_fen(text, rules)
+    assert again.fen() == text and again.credit == deal.credit
+    assert [[c.points for c in m.cards] for m in again.melds] == [
+        [10, 10, 15], [5, 5, 5], [10, 10, 10, 15]]
 
 
 def test_a_position_written_by_hand() -> None:
