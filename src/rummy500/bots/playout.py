@@ -85,6 +85,9 @@ def play_out(
     false the moves are trusted (fine for bots that pick among the legal moves).
     ``on_move`` sees every move made; ``timed`` measures each decision.
     """
+    if until is None and not (check or reasons or timed) and on_move is None:
+        _play_trusted(game, bots, error, names)
+        return
     clock = time.perf_counter
     deal = game.deal
     while not game.finished and not (deal.over if until is None else until(game)):
@@ -104,6 +107,28 @@ def play_out(
             raise illegal_move(error, f"bot {who}", seat, move, str(refused), game) from None
         if on_move is not None:
             on_move(Played(seat, move, reason, ms))
+
+
+def _play_trusted(game: Game, bots: Sequence[Bot] | Mapping[int, Bot],
+                  error: type[Rummy500Error], names: Sequence[str] | None) -> None:
+    """:func:`play_out` to the end of the deal with trusted moves, nothing timed or reported:
+    the loop of a random-bot simulation, with the same moves in the same order. The deal
+    stays the game's current one until it ends, so its moves are made on it directly and
+    the game scores it once at the end (what :meth:`Game.play` does after the last move)."""
+    if game.finished:
+        return
+    deal = game.deal
+    legal_moves = deal.legal_moves
+    while not deal.over:
+        seat = deal.turn
+        bot = bots[seat]
+        move = bot.decide(game.view(seat)).move if bot.needs_view else bot.pick(legal_moves())
+        try:
+            deal.play(move, check=False)
+        except IllegalMoveError as refused:
+            who = repr(names[seat] if names is not None else bot.name)
+            raise illegal_move(error, f"bot {who}", seat, move, str(refused), game) from None
+    game._finish_deal()  # what Game.play does once a move ends the deal
 
 
 __all__ = ["Played", "ask", "check_move", "illegal_move", "play_out"]

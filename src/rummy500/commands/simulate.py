@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import secrets
 import sys
+from contextlib import nullcontext
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from ..bots import check_budget, check_worlds
@@ -30,6 +29,9 @@ from ..simulation import (
 )
 from .options import add_bot_argument, add_rule_arguments, add_search_arguments
 
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--deals", "-n", type=int, default=100, help="deals to play (100)")
@@ -42,6 +44,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--records", type=Path, default=None, metavar="DIR",
                         help="write every deal's record to DIR/deal-00001.json, …")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+
+
+def make_progress(errors: Console, deals: int) -> Progress:
+    """The progress bar of the run on ``errors`` (a terminal), its one task added."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    progress = Progress(
+        TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        console=errors, transient=True,
+    )
+    progress.add_task("deals", total=deals)
+    return progress
 
 
 def default_players(rules: Rules) -> int:
@@ -70,7 +90,12 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(error))
     except OptionsError as error:
         return fail(f"--worlds: {error}")
-    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    if args.seed is not None:
+        seed = args.seed
+    else:
+        import secrets  # only for a run without --seed (it loads hashlib and hmac)
+
+        seed = secrets.randbelow(2**31)
     records: Path | None = args.records
     if records is not None:
         try:
@@ -79,20 +104,18 @@ def run(args: argparse.Namespace) -> int:
             return fail(f"cannot make the records folder {records}: {error}")
 
     errors = Console(stderr=True)
-    progress = Progress(
-        TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=errors, transient=True, disable=not errors.is_terminal,
-    )
-    task = progress.add_task("deals", total=args.deals)
+    # The progress bar shows on a terminal only: elsewhere it is not even loaded.
+    progress = make_progress(errors, args.deals) if errors.is_terminal else None
 
     def on_deal(game: Game, outcome: DealOutcome) -> None:
         if records is not None:
             path = records / f"deal-{outcome.index + 1:05d}.json"
             path.write_text(json.dumps(game_record(game)) + "\n", encoding="utf-8")
-        progress.advance(task)
+        if progress is not None:
+            progress.advance(progress.task_ids[0])
 
     try:
-        with progress:
+        with progress if progress is not None else nullcontext():
             summary = simulate(rules, players, bots, seed, args.deals, time_budget=args.budget,
                                worlds=args.worlds, on_deal=on_deal)
     except SimulationError as error:
