@@ -87,7 +87,9 @@ def test_classify_gives_the_canonical_shape(
         (CLASSIC, "7h 8h Th", "7♥ 8♥ 10♥ is not a run: the cards of a run follow one another"),
         (CLASSIC, "7h 8d 9h", "7♥ 8♦ 9♥ is not a meld: a set is three or four cards of one "
                               "rank, a run three or more cards of one suit in sequence"),
-        (CLASSIC, "7h 7h 7d", "a meld cannot hold the same card twice"),
+        (CLASSIC, "7h 7h 7d", "7♥ 7♥ 7♦ is not a meld: a set holds one card of each suit, "
+                              "even with two packs (set_suits = distinct)"),
+        (CLASSIC, "7h 7h 8h 9h", "a meld cannot hold the same card twice"),
         (CLASSIC, "* 7h 7d", "there are no jokers in this game"),
         (WILD, "* 7h 7d", "say which card each joker stands for, like *=6h"),
         (WILD, "*=7h *=7d *=7s", "a meld needs at least one natural card besides its jokers"),

@@ -146,8 +146,9 @@ def check_meld(rules: Rules, meld: Meld, number: int, first_size: int) -> None:
     else:
         assert naturals, f"{meld} has no natural card"
         faces = [c.face for c in cards]
-        assert len(set(faces)) == len(faces)
-        assert meld.faces == sum(1 << f for f in faces)
+        if not (meld.kind == SET and rules.set_suits == "any"):  # only then a card twice
+            assert len(set(faces)) == len(faces)
+        assert meld.faces == sum(1 << f for f in set(faces))
     if meld.kind == SET:
         assert 3 <= len(cards) <= 4
         assert {c.face & 15 for c in cards} == {meld.rank}

@@ -47,7 +47,9 @@ def test_s3_set_never_two_of_one_suit_even_with_two_packs__000_001_decided() -> 
     play(game, "draw")
     assert legal(game) == ["discard 2c", "discard 7d", "discard 7h", "discard 9s",
                            "layoff 7h m1"]
-    assert game.why_illegal("meld 7h 7h 7d") == "a meld cannot hold the same card twice"
+    assert game.why_illegal("meld 7h 7h 7d") == (
+        "7♦ 7♥ 7♥ is not a meld: a set holds one card of each suit, even with two packs "
+        "(set_suits = distinct)")
     assert game.why_illegal("layoff 7d m1") == "7♦ does not fit m1 (7♣ 7♦ 7♠)"
     play(game, "layoff 7h m1")
     # the set has four, one of each suit: it is closed, the second 7♥ fits nowhere

@@ -218,6 +218,7 @@ OPTION_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "max_players": st.integers(2, 8),
     "top_discard_must_be_used": st.booleans(),
     "min_run": st.integers(3, 6),
+    "set_suits": st.sampled_from(["distinct", "any"]),
     "card_points": st.sampled_from(["traditional", "simplified"]),
     "ace_points": st.sampled_from([15, 25, 10, 0, 7]),
     "low_ace_points": st.sampled_from([1, 5, 15]),

@@ -111,6 +111,11 @@ def faces_present(cards: int) -> int:
     return (cards | cards >> 64) & NATURAL_MASK
 
 
+def faces_twice(cards: int) -> int:
+    """The natural faces of which a card set holds both copies (with two packs)."""
+    return cards & cards >> 64 & NATURAL_MASK
+
+
 def joker_count(cards: int) -> int:
     return (cards & JOKER_MASK).bit_count()
 

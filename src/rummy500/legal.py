@@ -11,7 +11,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .cards import JOKER, JOKER_MASK, face_pretty, faces_present, iter_bits, joker_count
+from .cards import (
+    JOKER,
+    JOKER_MASK,
+    face_pretty,
+    faces_present,
+    faces_twice,
+    iter_bits,
+    joker_count,
+)
 from .kinds import Phase
 from .melds import (
     DECLARED,
@@ -99,9 +107,25 @@ def _needed(rules: Rules, card: int, others: int, melds: list[Meld]) -> int:
     """The fewest cards with which ``card`` goes to the table, given ``others`` held too."""
     wild, persian = _jokers(rules, others)
     faces = faces_present(others)
+    if rules.set_suits == "any":
+        twice = faces_twice(others)
+        if card & 15 == 15:
+            return joker_cards_needed(faces, wild, persian, melds, rules.min_run, rules.jokers,
+                                      twice)
+        return cards_needed_to_use(card & 63, faces, wild, persian, melds, rules.min_run,
+                                   twice, any_suit=True)
     if card & 15 == 15:
         return joker_cards_needed(faces, wild, persian, melds, rules.min_run, rules.jokers)
     return cards_needed_to_use(card & 63, faces, wild, persian, melds, rules.min_run)
+
+
+def _meld_search(
+    rules: Rules, cards: int, faces: int, wild: int, persian: int
+) -> list[tuple[int, ...]]:
+    """Every meld of ``cards`` (``faces``, its natural faces, and its jokers)."""
+    if rules.set_suits == "any":
+        return find_melds(faces, wild, persian, rules.min_run, faces_twice(cards), True)
+    return find_melds(faces, wild, persian, rules.min_run)
 
 
 def can_still_use(rules: Rules, card: int, hand: int, melds: list[Meld]) -> bool:
@@ -185,7 +209,7 @@ def _play_moves(pos: Position) -> list[Move]:
     keep = 1 if rules.discard_to_go_out else 0
     candidates: list[Move] = [
         Move(MELD, pieces)
-        for pieces in find_melds(faces, wild, persian, rules.min_run)
+        for pieces in _meld_search(rules, hand, faces, wild, persian)
         if len(pieces) + keep <= count
     ]
     if count > keep:
@@ -277,7 +301,7 @@ def claims(rules: Rules, pile: list[int], melds: list[Meld]) -> list[Move]:
         cards |= 1 << card
     faces = faces_present(cards)
     wild, persian = _jokers(rules, cards)
-    moves = [Move(RUMMY_MELD, p) for p in find_melds(faces, wild, persian, rules.min_run)]
+    moves = [Move(RUMMY_MELD, p) for p in _meld_search(rules, cards, faces, wild, persian)]
     for meld in melds:
         moves.extend(_layoffs(RUMMY_LAYOFF, meld, faces, wild, persian))
     return moves

@@ -13,7 +13,7 @@ declared as face ``f`` (``DECLARED + f``), or an undeclared joker
 from __future__ import annotations
 
 from functools import cache, lru_cache
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement, product
 from typing import NamedTuple
 
 from .cards import JOKER, face_pretty, rank_of, suit_of
@@ -109,9 +109,12 @@ def accepts(meld: Meld) -> int:
 
 
 def compute_fits(
-    kind: MeldKind, suit: int, rank: int, lo: int, hi: int, faces: int, size: int
+    kind: MeldKind, suit: int, rank: int, lo: int, hi: int, faces: int, size: int,
+    any_suit: bool = False,
 ) -> int:
-    """What a meld of this shape accepts: see :func:`accepts`."""
+    """What a meld of this shape accepts: see :func:`accepts`. ``any_suit``
+    (``set_suits = "any"``): a set under four accepts every card of its rank, even one it
+    holds."""
     if kind == RUN:
         bits = 0
         if lo > 1 and not (lo == 2 and hi == ACE_HIGH):
@@ -124,7 +127,7 @@ def compute_fits(
     if kind == JOKER_SET:
         return 1 << JOKER
     every = 1 << rank | 1 << (16 + rank) | 1 << (32 + rank) | 1 << (48 + rank)
-    return every & ~faces
+    return every if any_suit else every & ~faces
 
 
 def layoff_position(meld: Meld, face: int) -> int:
@@ -137,11 +140,13 @@ def layoff_position(meld: Meld, face: int) -> int:
 
 def classify(pieces: tuple[int, ...], rules: Rules) -> MeldShape:
     """Check that ``pieces`` form a meld under ``rules`` and give its canonical shape."""
-    return _classify(pieces, rules.jokers, rules.min_run)
+    return _classify(pieces, rules.jokers, rules.min_run, rules.set_suits)
 
 
 @lru_cache(maxsize=65536)
-def _classify(pieces: tuple[int, ...], jokers: str, min_run: int) -> MeldShape:
+def _classify(
+    pieces: tuple[int, ...], jokers: str, min_run: int, set_suits: str = "distinct"
+) -> MeldShape:
     if len(pieces) < 3:
         raise MeldError("a meld needs at least three cards")
     plain_jokers = sum(1 for p in pieces if p == JOKER)
@@ -161,19 +166,24 @@ def _classify(pieces: tuple[int, ...], jokers: str, min_run: int) -> MeldShape:
     if declared == len(pieces):
         raise MeldError("a meld needs at least one natural card besides its jokers")
     faces = [piece_face(p) for p in pieces]
-    if len(set(faces)) != len(faces):
-        raise MeldError("a meld cannot hold the same card twice")
     words = " ".join(piece_pretty(p) for p in pieces)
     ranks = {rank_of(f) for f in faces}
-    suits = {suit_of(f) for f in faces}
+    twice = len(set(faces)) != len(faces)
     if len(ranks) == 1:
+        distinct = set_suits == "distinct"
         if len(pieces) > 4:
-            raise MeldError(
-                f"{words} is not a meld: a set holds at most four cards, one of each suit"
-            )
+            raise MeldError(f"{words} is not a meld: a set holds at most four cards"
+                            + (", one of each suit" if distinct else ""))
+        if twice and distinct:
+            raise MeldError(f"{words} is not a meld: a set holds one card of each suit, "
+                            "even with two packs (set_suits = distinct)")
         rank = ranks.pop()
-        ordered = tuple(sorted(pieces, key=lambda p: suit_of(piece_face(p))))
+        # By suit, a natural card before a joker standing for the same card.
+        ordered = tuple(sorted(pieces, key=lambda p: (suit_of(piece_face(p)), p)))
         return MeldShape(SET, -1, rank, 0, 0, ordered)
+    if twice:
+        raise MeldError("a meld cannot hold the same card twice")
+    suits = {suit_of(f) for f in faces}
     if len(suits) != 1:
         raise MeldError(
             f"{words} is not a meld: a set is three or four cards of one rank, "
@@ -238,11 +248,49 @@ def _natural_sets(rank: int, suit_mask: int) -> tuple[tuple[int, ...], ...]:
     return tuple(found)
 
 
-def find_melds(faces: int, wild: int, persian: int, min_run: int) -> list[tuple[int, ...]]:
-    """Every meld (as canonical pieces) that ``faces`` and the jokers can make."""
+@cache
+def _any_suit_sets(
+    rank: int, held: tuple[int, ...], wild: int
+) -> tuple[tuple[int, ...], ...]:
+    """Every set of ``rank`` under ``set_suits = "any"``: ``held[s]`` natural cards of suit
+    ``s`` (0 to 2) and ``wild`` wild jokers, each standing for any card of the rank."""
+    found = []
+    for size in (3, 4):
+        for combo in combinations_with_replacement(range(4), size):
+            counts = [combo.count(s) for s in range(4)]
+            for naturals in product(*(range(min(counts[s], held[s]) + 1) for s in range(4))):
+                natural = sum(naturals)
+                if not natural or size - natural > wild:
+                    continue
+                pieces: list[int] = []
+                for s in range(4):
+                    face = s << 4 | rank
+                    pieces += [face] * naturals[s] + [DECLARED + face] * (counts[s] - naturals[s])
+                found.append(tuple(pieces))
+    return tuple(found)
+
+
+def _held(faces: int, doubles: int, rank: int) -> tuple[int, ...]:
+    return tuple((faces >> (s << 4 | rank) & 1) + (doubles >> (s << 4 | rank) & 1)
+                 for s in range(4))
+
+
+RANK_BITS = 0x0001_0001_0001_0001
+"""Shifted left by a rank: that rank's face in each suit."""
+
+
+def find_melds(
+    faces: int, wild: int, persian: int, min_run: int, doubles: int = 0,
+    any_suit: bool = False,
+) -> list[tuple[int, ...]]:
+    """Every meld (as canonical pieces) that ``faces`` and the jokers can make.
+
+    ``any_suit`` (``set_suits = "any"``): sets may repeat a card, ``doubles`` being the
+    faces held twice (with two packs), and a wild joker may stand for a card the set holds.
+    """
     melds: list[tuple[int, ...]] = []
     if wild:
-        _find_wild_melds(faces, wild, min_run, melds)
+        _find_wild_melds(faces, wild, min_run, melds, doubles if any_suit else -1)
     else:
         for suit in range(4):
             bits = faces >> (suit << 4) & 0x3FFE
@@ -252,6 +300,12 @@ def find_melds(faces: int, wild: int, persian: int, min_run: int) -> list[tuple[
             faces >> 32 & faces >> 48 & (faces | faces >> 16)
         )
         sets_possible &= 0x3FFE
+        if doubles and any_suit:
+            twice = (doubles | doubles >> 16 | doubles >> 32 | doubles >> 48) & 0x3FFE
+            sets_possible &= ~twice
+            for rank in range(1, 14):
+                if twice >> rank & 1 and (faces >> rank & RANK_BITS).bit_count() >= 2:
+                    melds.extend(_any_suit_sets(rank, _held(faces, doubles, rank), 0))
         while sets_possible:
             low = sets_possible & -sets_possible
             rank = low.bit_length() - 1
@@ -266,7 +320,10 @@ def find_melds(faces: int, wild: int, persian: int, min_run: int) -> list[tuple[
     return melds
 
 
-def _find_wild_melds(faces: int, wild: int, min_run: int, out: list[tuple[int, ...]]) -> None:
+def _find_wild_melds(
+    faces: int, wild: int, min_run: int, out: list[tuple[int, ...]], doubles: int = -1
+) -> None:
+    """The melds with wild jokers; ``doubles`` as in :func:`find_melds` (-1: distinct)."""
     for suit in range(4):
         bits = faces >> (suit << 4) & 0x3FFE
         if not bits:
@@ -298,6 +355,9 @@ def _find_wild_melds(faces: int, wild: int, min_run: int, out: list[tuple[int, .
         held = [s for s in range(4) if faces >> (s << 4 | rank) & 1]
         if not held:
             continue
+        if doubles >= 0:
+            out.extend(_any_suit_sets(rank, _held(faces, doubles, rank), min(wild, 3)))
+            continue
         for size in (3, 4):
             for target in combinations(range(4), size):
                 natural_options = [s for s in target if s in held]
@@ -317,13 +377,15 @@ IMPOSSIBLE = 99
 
 
 def cards_needed_to_use(
-    face: int, faces: int, wild: int, persian: int, melds: list[Meld], min_run: int
+    face: int, faces: int, wild: int, persian: int, melds: list[Meld], min_run: int,
+    doubles: int = 0, any_suit: bool = False,
 ) -> int:
     """The fewest cards (the card itself included) with which ``face`` can go to the table.
 
     ``faces`` and ``wild`` are what the player holds besides ``face`` (natural
     faces and wild jokers); ``melds`` is the table. Runs on the table may be
     reached through a chain of lay-offs. For a joker use :func:`joker_cards_needed`.
+    ``doubles`` and ``any_suit`` as in :func:`find_melds`.
     :data:`IMPOSSIBLE` if never.
     """
     bit = 1 << face
@@ -331,7 +393,11 @@ def cards_needed_to_use(
         if meld.fits & bit:
             return 1
     suit, rank = face >> 4, face & 15
-    others = (faces >> rank & 0x0001_0001_0001_0001).bit_count() - (faces >> face & 1)
+    others = (faces >> rank & RANK_BITS).bit_count()
+    if any_suit:  # another copy of the same card makes a set too
+        others += (doubles >> rank & RANK_BITS).bit_count()
+    else:
+        others -= faces >> face & 1
     best = 3 if others + wild >= 2 else IMPOSSIBLE
     suit_bits = faces >> (suit << 4) & 0x3FFE
     ext = suit_bits | (suit_bits & 2) << 13
@@ -377,9 +443,11 @@ def _run_through(ext: int, positions: tuple[int, ...], wild: int, min_run: int) 
 
 
 def joker_cards_needed(
-    faces: int, wild: int, persian: int, melds: list[Meld], min_run: int, kind: str
+    faces: int, wild: int, persian: int, melds: list[Meld], min_run: int, kind: str,
+    doubles: int = 0,
 ) -> int:
-    """:func:`cards_needed_to_use` for a joker; ``wild``/``persian`` count the other jokers."""
+    """:func:`cards_needed_to_use` for a joker; ``wild``/``persian`` count the other jokers;
+    ``doubles``: faces held twice that may make a set together (``set_suits = "any"``)."""
     if kind == "persian":
         if any(m.kind == JOKER_SET and len(m.cards) < 4 for m in melds):
             return 1
@@ -388,7 +456,7 @@ def joker_cards_needed(
         return 1
     if not faces:
         return IMPOSSIBLE
-    if wild >= 1 or any(
+    if wild >= 1 or doubles or any(
         sum(faces >> (s << 4 | rank) & 1 for s in range(4)) >= 2 for rank in range(1, 14)
     ):
         return 3

@@ -379,7 +379,7 @@ def _read_meld(token: str, number: int, rules: Rules, points: Points,
         if face != JOKER:
             faces |= 1 << face
     fits = compute_fits(shape.kind, shape.suit, shape.rank, shape.lo, shape.hi, faces,
-                        len(cards))
+                        len(cards), points.any_suit)
     return Meld(number, shape.kind, shape.suit, shape.rank, shape.lo, shape.hi, faces,
                 tuple(cards), fits)
 

@@ -22,6 +22,7 @@ DecksSetting = Literal["auto", 1, 2]
 JokerKind = Literal["none", "wild", "persian"]
 CardPoints = Literal["traditional", "simplified"]
 StockExhausted = Literal["end", "discard_pile", "reshuffle"]
+SetSuits = Literal["distinct", "any"]
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
@@ -45,6 +46,7 @@ class Rules:
     top_discard_must_be_used: bool = False
     discard_taken_card: bool = True
     min_run: int = 3
+    set_suits: SetSuits = "distinct"
     card_points: CardPoints = "traditional"
     ace_points: int = 15
     low_ace_points: int = 1
@@ -254,6 +256,13 @@ _DECLARED: tuple[Option, ...] = (
            "house rule; true: the books do not forbid it"),
     Option("min_run", "the fewest cards in a run", "3: 000, 001, 002, 003; 004 once says four",
            low=3, high=13),
+    Option("set_suits",
+           "distinct: a set never holds two cards of one suit, even with two packs; any: "
+           "suits are irrelevant, so with two packs a set may hold both copies of a card "
+           "(Ks Ks Kh), and a wild joker may stand for a card the set holds; "
+           "a set holds at most four cards either way",
+           "distinct: 000 (\"one of each card of that value from each of the four suits\"); "
+           "any: 001 (\"suits are irrelevant\")"),
     Option("card_points", "2 to 9 score face value (traditional) or 5 each (simplified)",
            "traditional: 000, 002, 004; simplified: 001, 003, 004's modified scoring"),
     _points("ace_points", "an ace in a set, high in a run, or left in hand", "15: all; 25: 004"),

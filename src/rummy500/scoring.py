@@ -11,8 +11,8 @@ from .rules import Rules
 class Points:
     """The point values of one rule set, divided by its ``point_divisor``."""
 
-    __slots__ = ("ace", "doubles", "doubles_runs", "final_bonus", "going_out_bonus", "joker",
-                 "low_ace", "rank")
+    __slots__ = ("ace", "any_suit", "doubles", "doubles_runs", "final_bonus", "going_out_bonus",
+                 "joker", "low_ace", "rank")
 
     def __init__(self, rules: Rules) -> None:
         div = rules.point_divisor
@@ -23,6 +23,9 @@ class Points:
         self.final_bonus = rules.final_bonus // div
         self.doubles = rules.four_of_a_kind_doubles
         self.doubles_runs = rules.four_card_runs_double
+        # Not a value, but the other rule melds need as they grow: with set_suits = "any"
+        # a set under four accepts its own cards again.
+        self.any_suit = rules.set_suits == "any"
         simplified = rules.card_points == "simplified"
         # rank[1] is an ace in a set or in hand; ``ace`` an ace high in a run.
         self.rank = [0, self.low_ace if rules.high_ace_only else self.ace] + [

@@ -81,7 +81,7 @@ def new_meld(
             faces |= 1 << face
         credit += value
     fits = compute_fits(shape.kind, shape.suit, shape.rank, shape.lo, shape.hi, faces,
-                        len(table_cards))
+                        len(table_cards), points.any_suit)
     meld = Meld(number, shape.kind, shape.suit, shape.rank, shape.lo, shape.hi, faces,
                 tuple(table_cards), fits)
     return meld, credit
@@ -105,6 +105,7 @@ def lay_off(meld: Meld, piece: int, card: int, seat: int, points: Points) -> tup
     value = points.on_table(face, low_ace, joker, high_ace=high_ace)
     faces = meld.faces | (1 << face if face != JOKER else 0)
     cards = (*meld.cards, TableCard(card, face, seat, value))
-    fits = compute_fits(meld.kind, meld.suit, meld.rank, lo, hi, faces, len(cards))
+    fits = compute_fits(meld.kind, meld.suit, meld.rank, lo, hi, faces, len(cards),
+                        points.any_suit)
     updated = meld._replace(lo=lo, hi=hi, faces=faces, cards=cards, fits=fits)
     return updated, value
