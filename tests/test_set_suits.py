@@ -230,3 +230,21 @@ def test_s3_set_suits_any_random_deals_keep_every_invariant__001(
             shown = [card.face for card in meld.cards]
             repeated += len(set(shown)) != len(shown)
     assert repeated, "no set held a card twice: the deals did not test the option"
+
+
+@pytest.mark.parametrize("set_suits", ["any", "distinct"])
+def test_s3_set_suits_the_bots_hand_evaluator_plans_sets_with_both_copies__001(
+    set_suits: str,
+) -> None:
+    """3, set, "any": the computer players' hand evaluator plans K♠ K♠ K♥ as a meld;
+    under "distinct" it does not."""
+    from rummy500.bots.handeval import Evaluator
+    from rummy500.scoring import points_for
+
+    rules = make_rules("classic", decks=2, set_suits=set_suits)
+    live = [2] * 64
+    evaluator = Evaluator(rules, points_for(rules), [], live, 104, [0] * 64, draws=6.0,
+                          stuck=0.5)
+    kings = 1 << 0x3D | 1 << (0x3D + 64) | 1 << 0x2D
+    _value, plan = evaluator.plan(kings | 1 << 0x02)
+    assert plan == ([(0x2D, 0x3D, 0x3D)] if set_suits == "any" else [])

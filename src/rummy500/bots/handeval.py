@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from functools import cache
 
-from ..cards import JOKER, JOKER_MASK, NATURAL_MASK, faces_present, iter_bits
+from ..cards import JOKER, JOKER_MASK, NATURAL_MASK, faces_present, faces_twice, iter_bits
 from ..melds import ACE_HIGH, JOKER_SET, RUN, Meld, find_melds
 from ..rules import Rules
 from ..scoring import Points
@@ -49,6 +49,7 @@ class Evaluator:
         self.points = points
         self.wild = rules.jokers == "wild"
         self.persian = rules.jokers == "persian"
+        self.any_suit = rules.set_suits == "any"
         self.live = live
         self.pool = max(1, pool)
         self.pile_count = pile_count
@@ -115,6 +116,9 @@ class Evaluator:
         """The melds of natural cards (and of Persian jokers): wild jokers are placed later,
         where they fill the best gap (see :meth:`leftover`)."""
         persian = (cards & JOKER_MASK).bit_count() if self.persian else 0
+        if self.any_suit:  # sets may hold both copies of a card
+            return find_melds(faces_present(cards), 0, persian, self.rules.min_run,
+                              faces_twice(cards), True)
         return find_melds(faces_present(cards), 0, persian, self.rules.min_run)
 
     @staticmethod
