@@ -193,7 +193,10 @@ class Seat:
             self.press("#stock button")
         elif kind == "take":
             pile = self.pile()
-            index = len(pile) - 1 - pile[::-1].index(words[1])
+            face, lower = words[1].removesuffix("/2"), words[1].endswith("/2")
+            index = len(pile) - 1 - pile[::-1].index(face)
+            if lower:  # take 7h/2: the lower of two copies
+                index = pile.index(face)
             self.press(f"#pile button[data-index='{index}']")
         elif kind == "meld":
             self.select(words[1:])

@@ -145,3 +145,14 @@ def play_hint(seat: Seat) -> None:
     assert len(said) > len("Hint: discard 7♥. ")  # a reason follows the move
     page.click("#message .hint button")
     seat.wait_change(seq)
+
+
+def test_a_click_on_a_pile_card_names_its_copy(web_server: Server, browser: Any) -> None:
+    """The pile card clicked is the card taken: the lower of two copies is `take 7h/2`."""
+    context, page = new_page(browser)
+    page.goto(web_server.url + "/")
+    texts = page.evaluate(
+        "import('/static/js/moves.js').then(m => [['7h', '2c', '7h', 'Kd'], ['*', '5s', '*']]"
+        ".flatMap(pile => pile.map((_, i) => m.takeText(pile, i))))")
+    assert texts == ["take 7h/2", "take 2c", "take 7h", "take Kd", "take *", "take 5s", "take *"]
+    context.close()

@@ -39,6 +39,7 @@ from rummy500.moves import (
     DRAW,
     END,
     LAYOFF,
+    LOWER,
     MELD,
     PASS,
     RUMMY_LAYOFF,
@@ -204,9 +205,11 @@ def candidate_moves(deal: Deal, rng: random.Random) -> list[Move]:
     persian = jokers if rules.jokers == "persian" else 0
     fixed = [Move(DRAW), Move(END), Move(PASS), Move(DISCARD, (JOKER,)), Move(TAKE, (JOKER,))]
     fixed += [Move(TAKE, (face_of(card),)) for card in deal.pile[-3:]]
+    fixed += [Move(TAKE, (face_of(card),), LOWER) for card in deal.pile[-6:] if card & 15 != 15]
     pool: list[Move] = []
     pool += [Move(DISCARD, (f,)) for f in hand_faces + outside]
     pool += [Move(TAKE, (f,)) for f in pile_faces + outside]
+    pool += [Move(TAKE, (f,), LOWER) for f in pile_faces + outside[:1]]
     extra_wild = wild + 1 if rules.jokers == "wild" else 0
     found = find_melds(held | 1 << outside[0], extra_wild, persian + 1, rules.min_run)
     pool += [Move(MELD, p) for p in found[:60]]
@@ -434,3 +437,34 @@ def test_the_configurations_cover_every_preset_and_player_count() -> None:
     mixed = {name for _preset, options, _players in CONFIGURATIONS for name in options}
     assert {"stock_exhausted", "rummy_calls", "top_discard_must_be_used", "add_hand_to_winner",
             "decks", "min_run", "discard_to_go_out", "point_divisor"} <= mixed
+
+
+class _LowerTakes(random.Random):
+    """Random choices that take the lower copy (``take 7h/2``) whenever it is legal."""
+
+    taken = 0
+
+    def choice(self, seq: Any) -> Any:
+        lower = [m for m in seq if isinstance(m, Move) and m.kind == TAKE and m.meld == LOWER]
+        if lower:
+            self.taken += 1
+            return super().choice(lower)
+        return super().choice(seq)
+
+
+@pytest.mark.parametrize("config", [("classic", {"decks": 2}, 3),
+                                    ("wild", {"decks": 2, "stock_exhausted": "reshuffle"}, 2)],
+                         ids=_config_id)
+def test_random_play_taking_lower_copies_keeps_every_invariant(
+        config: tuple[str, dict[str, Any], int]) -> None:
+    """Two packs, every legal ``take 7h/2`` played (and pushed, popped, checked)."""
+    preset, options, players = config
+    rules = make_rules(preset, **options)
+    pack = sorted(make_pack(rules.deck_count(players), rules.jokers_in_each_deck))
+    rng = _LowerTakes(7)
+    lower_takes = 0
+    for seed in range(DEALS):
+        game = Game(rules, players, seed=seed)
+        deal = play_deal(game, rng, pack)
+        lower_takes += sum(m.kind == TAKE and m.meld == LOWER for m in deal.moves)
+    assert lower_takes >= 1 and rng.taken >= lower_takes

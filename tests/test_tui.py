@@ -125,7 +125,8 @@ async def perform(pilot: Pilot[Any], move: Move) -> None:
         await pilot.press("e")
     elif kind == TAKE:
         face = move.pieces[0]
-        index = max(i for i, card in enumerate(view.pile) if face_of(card) == face)
+        copies = [i for i, card in enumerate(view.pile) if face_of(card) == face]
+        index = copies[-2] if move.meld else copies[-1]  # take 7h/2: the lower copy
         await pilot.click("#pile", offset=table.pile.offset_of(index))
     elif kind == MELD:
         await pick_cards(pilot, table, move.pieces)
@@ -273,6 +274,24 @@ async def test_take_deep_in_the_pile_must_use_meld_lay_off_and_discard() -> None
         await perform(pilot, move_of("discard 2d"))
         await settle(pilot)
         assert made(app)[:4] == ["take 6d", "meld 6c 6d 6h", "layoff Ks m1", "discard 2d"]
+
+
+@pytest.mark.asyncio
+async def test_a_click_on_the_lower_of_two_copies_in_the_pile_takes_it() -> None:
+    settings = quick("classic", seed=1, options={"decks": 2})
+    app = app_at(settings, ["9h Kc Qd 3s 4s 2d 4d 9c 3h 8d Jh Qc Ad", "..."], up="2c",
+                 pile="7h 8h 5d 7h Jc", stock="3d")
+    async with app.run_test(size=BIG) as pilot:
+        await settle(pilot)
+        table = table_of(app)
+        # the lower 7h can be used (with 8h, 9h); the upper one, which brings no 8h, cannot
+        assert [item.marked for item in table.pile.items] == [False, True, True, False, False,
+                                                               True]
+        await pilot.click("#pile", offset=table.pile.offset_of(1))
+        assert made(app) == ["take 7h/2"]
+        assert len(table.pile.items) == 1
+        await perform(pilot, move_of("meld 7h 8h 9h"))
+        assert made(app) == ["take 7h/2", "meld 7h 8h 9h"]
 
 
 @pytest.mark.asyncio

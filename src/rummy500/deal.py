@@ -39,6 +39,7 @@ from .moves import (
     DRAW,
     END,
     LAYOFF,
+    LOWER,
     MELD,
     PASS,
     RUMMY_LAYOFF,
@@ -50,7 +51,7 @@ from .moves import (
 from .position import ENDINGS as ENDINGS
 from .rules import Rules
 from .scoring import points_for
-from .table import lay_off, new_meld, pick_cards, pick_from_pile
+from .table import lay_off, new_meld, pick_cards, pick_from_pile, take_index
 
 IDLE_TURNS_PER_PLAYER = 10
 """A deal ends when this many rounds of turns pass with no card drawn from the stock
@@ -337,7 +338,7 @@ class Deal:
             if not self.hands[seat]:
                 self._finish(DealEnd.WENT_OUT, seat)
         elif kind == TAKE:
-            self._take(seat, move.pieces[0])
+            self._take(seat, move.pieces[0], move.meld == LOWER)
         elif kind in (RUMMY_MELD, RUMMY_LAYOFF):
             self._claim(seat, move)
         elif kind == PASS:
@@ -361,11 +362,9 @@ class Deal:
                     card = (twins & -twins).bit_length() - 1
             self.known[seat] = known & ~(1 << card)
 
-    def _take(self, seat: int, face: int) -> None:
+    def _take(self, seat: int, face: int, lower: bool) -> None:
         pile = self.pile
-        index = len(pile) - 1
-        while face_of(pile[index]) != face:
-            index -= 1
+        index = take_index(pile, face, lower)
         if take_must_be_used(self.rules, len(pile), index, len(self.stock)):
             self.must_use = pile[index]
         taken = 0

@@ -15,6 +15,7 @@ from .cards import (
     JOKER,
     JOKER_MASK,
     face_pretty,
+    face_str,
     faces_present,
     faces_twice,
     iter_bits,
@@ -40,6 +41,7 @@ from .moves import (
     DRAW,
     END,
     LAYOFF,
+    LOWER,
     MELD,
     PASS,
     RUMMY_LAYOFF,
@@ -49,7 +51,7 @@ from .moves import (
 )
 from .rules import Rules
 from .scoring import points_for
-from .table import lay_off, new_meld, pick_cards, pick_from_pile
+from .table import lay_off, new_meld, pick_cards, pick_from_pile, take_index
 
 DRAW_PHASE = Phase.DRAW
 PLAY_PHASE = Phase.PLAY
@@ -157,6 +159,7 @@ def legal_moves(pos: Position) -> list[Move]:
 
 
 _TAKES = [Move(TAKE, (face,)) for face in range(64)]
+_LOWER_TAKES = [Move(TAKE, (face,), LOWER) for face in range(64)]
 _DISCARDS = [Move(DISCARD, (face,)) for face in range(64)]
 _LAYOFFS: dict[int, Move] = {}
 
@@ -176,6 +179,7 @@ def _draw_moves(pos: Position) -> list[Move]:
     if top < 0:
         return moves
     seen = 0
+    lower = 0  # faces whose second copy from the top was met (take 7h/2)
     taken = 0
     keep = 1 if rules.discard_to_go_out else 0
     table_fits = 0
@@ -187,8 +191,13 @@ def _draw_moves(pos: Position) -> list[Move]:
         taken |= 1 << card
         face = JOKER if card & 15 == 15 else card & 63
         if seen >> face & 1:
-            continue
-        seen |= 1 << face
+            if face == JOKER or lower >> face & 1:
+                continue
+            lower |= 1 << face
+            move = _LOWER_TAKES[face]
+        else:
+            seen |= 1 << face
+            move = _TAKES[face] if face != JOKER else Move(TAKE, (JOKER,))
         if not (index == top and top_free):
             others = (hand | taken) & ~(1 << card)
             if table_fits >> face & 1 and face != JOKER:
@@ -197,7 +206,7 @@ def _draw_moves(pos: Position) -> list[Move]:
                 needed = _needed(rules, card, others, melds)
             if needed > others.bit_count() + 1 - keep:
                 continue
-        moves.append(_TAKES[face] if face != JOKER else Move(TAKE, (JOKER,)))
+        moves.append(move)
     return moves
 
 
@@ -334,7 +343,7 @@ def why_illegal(pos: Position, move: Move) -> str | None:
                 return "the stock is empty: take from the discard pile, or end the deal (end)"
             return None
         if kind == TAKE:
-            return _why_take(pos, move.pieces[0])
+            return _why_take(pos, move.pieces[0], move.meld)
         if kind == END:
             if pos.stock_count:
                 return "you can end the deal only when the stock is empty; draw or take instead"
@@ -361,14 +370,17 @@ def _canonical(pos: Position, move: Move) -> Move:
     return move
 
 
-def _why_take(pos: Position, face: int) -> str | None:
+def _why_take(pos: Position, face: int, which: int = 0) -> str | None:
     pile = pos.pile
-    for index in range(len(pile) - 1, -1, -1):
-        card = pile[index]
-        if (JOKER if card & 15 == 15 else card & 63) == face:
-            break
-    else:
+    if which not in (0, LOWER) or (which and face == JOKER):
+        return "a take names a card of the pile, or the lower of its two copies (take 7h/2)"
+    index = take_index(pile, face, which == LOWER)
+    if index < 0:
+        if which and take_index(pile, face) >= 0:
+            return (f"the discard pile holds only one {face_pretty(face)}: take it with "
+                    f"'take {face_str(face)}' (/2 takes the lower of two copies)")
         return f"{face_pretty(face)} is not in the discard pile"
+    card = pile[index]
     if not take_must_be_used(pos.rules, len(pile), index, pos.stock_count):
         return None
     taken = 0
@@ -380,8 +392,8 @@ def _why_take(pos: Position, face: int) -> str | None:
     why = ("the stock is empty, so any card taken from the pile must be used at once"
            if pos.stock_count == 0 and index == len(pile) - 1 and
            not pos.rules.top_discard_must_be_used else
-           f"you may take {face_pretty(face)} from the pile only to use it at once in a meld "
-           "or lay-off")
+           f"you may take {'the lower ' if which else ''}{face_pretty(face)} from the pile "
+           "only to use it at once in a meld or lay-off")
     return f"{why}, and you cannot use it{keep}"
 
 

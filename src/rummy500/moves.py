@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from .cards import JOKER, CardError, face_str, parse_face, rank_of, suit_of
@@ -22,6 +22,10 @@ RUMMY_LAYOFF = MoveKind.RUMMY_LAYOFF
 PASS = MoveKind.PASS
 
 KINDS = tuple(MoveKind)
+
+LOWER = 2
+"""The ``meld`` field of a take of the lower copy (``take 7h/2``): with two packs, when the
+pile holds both copies of a face, the lower one with every card above it."""
 
 MAX_MOVE_LENGTH = 200
 """The longest move text read (the longest real move is under 100 characters)."""
@@ -71,11 +75,15 @@ class Move(_MoveFields):
         text = " ".join(piece_str(p) for p in self.pieces)
         if kind in (LAYOFF, RUMMY_LAYOFF):
             return f"{kind} {text} m{self.meld}"
+        if kind == TAKE and self.meld == LOWER:
+            return f"{kind} {text}/2"
         return f"{kind} {text}"
 
     def describe(self) -> str:
         """The move in plain words (without who made it)."""
         cards = ", ".join(piece_pretty(p) for p in self.pieces)
+        if self.kind == TAKE and self.meld == LOWER:
+            cards = "the lower " + cards
         return _DESCRIPTIONS[self.kind].format(cards=cards, meld=f"m{self.meld}")
 
 
@@ -93,6 +101,19 @@ _DESCRIPTIONS: dict[MoveKind, str] = {
 """Each kind of move in plain words, with the cards and the meld to fill in."""
 
 _KIND_LIST = ", ".join(list(MOVE_KINDS)[:-1]) + " and " + list(MOVE_KINDS)[-1]
+
+
+def take_at(pile: Sequence[int], index: int) -> Move:
+    """The take of the pile's card at ``index`` (``pile`` in faces, bottom first): ``take 7h``,
+    or ``take 7h/2`` for the lower of two copies (a joker is taken as ``take *``).
+
+    >>> str(take_at([39, 2, 39], 0)), str(take_at([39, 2, 39], 2))
+    ('take 7h/2', 'take 7h')
+    """
+    face = pile[index]
+    if face != JOKER and face in pile[index + 1:]:
+        return Move(TAKE, (face,), LOWER)
+    return Move(TAKE, (face,))
 
 
 def piece_str(piece: int) -> str:
@@ -172,8 +193,17 @@ def _parse_args(kind: str, args: list[str]) -> Move:
     if kind in (TAKE, DISCARD):
         if len(args) != 1:
             raise InvalidMoveError(f"'{kind}' names one card, like '{kind} 7h'")
-        face = parse_face(args[0])
-        return Move(kind, (face,))
+        token, slash, which = args[0].partition("/")
+        face = parse_face(token)
+        if not slash:
+            return Move(kind, (face,))
+        if kind != TAKE or which != "2":
+            raise InvalidMoveError(
+                "'/2' comes only after the card of a take: 'take 7h/2' takes the lower of "
+                "two copies of 7h in the pile")
+        if face == JOKER:
+            raise InvalidMoveError("'take */2' is no move: 'take *' takes the upper joker")
+        return Move(kind, (face,), LOWER)
     if kind in (MELD, RUMMY_MELD):
         pieces = tuple(parse_piece(a) for a in args)  # a card that is none is named first
         if len(args) < 3:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .cards import JOKER, JOKER_MASK, card_for_face
 from .melds import (
     ACE_HIGH,
@@ -36,6 +38,19 @@ def pick_cards(cards: int, pieces: tuple[int, ...], prefer: int = -1) -> list[in
         chosen.append(card)
         left &= ~(1 << card)
     return chosen
+
+
+def take_index(pile: Sequence[int], face: int, lower: bool = False) -> int:
+    """The index in ``pile`` (bottom first) of the card that ``take face`` takes: the upper
+    card showing ``face``, or with ``lower`` the second from the top (``take 7h/2``); -1 if
+    the pile holds no such card."""
+    skip = 1 if lower else 0
+    for index in range(len(pile) - 1, -1, -1):
+        if _shows(pile[index], face):
+            if not skip:
+                return index
+            skip -= 1
+    return -1
 
 
 def pick_from_pile(pile: list[int], pieces: tuple[int, ...]) -> list[int] | None:

@@ -80,7 +80,7 @@ class ExpertBot(Bot):
                 scored.append((ctx.evaluator.value(hand), move,
                                "nothing in the pile pays for taking it"))
             elif move.kind == TAKE:
-                bottom, taken = taken_cards(view.pile, move.pieces[0])
+                bottom, taken = taken_cards(view.pile, move)
                 index = len(view.pile) - taken.bit_count()
                 must = take_must_be_used(view.rules, len(view.pile), index, view.stock_count)
                 value, laid = self.take_value(ctx, hand | taken, bottom if must else -1)

@@ -31,10 +31,21 @@ from ..melds import (
     layoff_position,
     piece_face,
 )
-from ..moves import DISCARD, DRAW, END, LAYOFF, MELD, RUMMY_LAYOFF, RUMMY_MELD, TAKE, Move
+from ..moves import (
+    DISCARD,
+    DRAW,
+    END,
+    LAYOFF,
+    LOWER,
+    MELD,
+    RUMMY_LAYOFF,
+    RUMMY_MELD,
+    TAKE,
+    Move,
+)
 from ..rules import Rules
 from ..scoring import Points, points_for
-from ..table import lay_off, new_meld, pick_cards
+from ..table import lay_off, new_meld, pick_cards, take_index
 from ..view import PlayerView
 from .base import Bot, Decision
 
@@ -165,11 +176,9 @@ def table_points(cards: int, melds: list[Meld], rules: Rules, points: Points) ->
     return score
 
 
-def taken_cards(pile: tuple[int, ...], face: int) -> tuple[int, int]:
-    """(the bottom card, every card taken) for ``take face`` (the upper copy)."""
-    index = len(pile) - 1
-    while face_of(pile[index]) != face:
-        index -= 1
+def taken_cards(pile: tuple[int, ...], move: Move) -> tuple[int, int]:
+    """(the bottom card, every card taken) for a take (``take 7h`` or ``take 7h/2``)."""
+    index = take_index(pile, move.pieces[0], move.meld == LOWER)
     taken = 0
     for card in pile[index:]:
         taken |= 1 << card
@@ -218,7 +227,7 @@ class SimpleBot(Bot):
         for move in moves:
             if move.kind != TAKE:
                 continue
-            bottom, taken = taken_cards(view.pile, move.pieces[0])
+            bottom, taken = taken_cards(view.pile, move)
             cards = view.hand | taken
             if not can_still_use(rules, bottom, cards, melds):
                 continue

@@ -18,6 +18,9 @@ block                     one action for
                           as a face) onto each meld slot m1 … m(pack/3)
 ``rummy meld``            as ``meld`` (with ``rummy_calls`` only)
 ``rummy layoff``          as ``layoff`` (with ``rummy_calls`` only)
+``take/2``                each natural face: ``take 7h/2``, the lower of two
+                          copies in the pile (with two packs only; last, so
+                          the numbers before it are those of one pack)
 ========================  ====================================================
 
 A meld holds at least three cards, so a deal never has more than ``pack // 3``
@@ -55,6 +58,7 @@ from ..moves import (
     DRAW,
     END,
     LAYOFF,
+    LOWER,
     MELD,
     PASS,
     RUMMY_LAYOFF,
@@ -69,6 +73,8 @@ NATURAL_FACES = 52
 """Natural faces, indexed ``suit * 13 + rank - 1`` (clubs A..K, diamonds, hearts, spades)."""
 JOKER_INDEX = 52
 """The index of the joker face (in games with jokers)."""
+TAKE_LOWER = "take/2"
+"""The name of the block of ``take 7h/2`` moves (with two packs)."""
 
 Mask = npt.NDArray[np.int8]
 
@@ -169,6 +175,9 @@ class ActionSpace:
         if rules.rummy_calls:
             add(RUMMY_MELD, self.meld_count, "claim pile cards that form " + meld_what)
             add(RUMMY_LAYOFF, layoffs, "claim a pile card and lay it off: " + layoff_what)
+        if decks > 1:
+            add(TAKE_LOWER, NATURAL_FACES, "take the lower of two copies of a face in the pile, "
+                "with every card above it (take 7h/2)")
         self.blocks: tuple[Block, ...] = tuple(blocks)
         self._block = {block.name: block for block in blocks}
         self._starts = [block.start for block in blocks]
@@ -260,6 +269,8 @@ class ActionSpace:
         kind = block.name
         if kind in (DRAW, END, PASS):
             return Move(kind)
+        if kind == TAKE_LOWER:
+            return Move(TAKE, (index_face(offset),), LOWER)
         if kind in (TAKE, DISCARD):
             return Move(kind, (index_face(offset),))
         if kind in (MELD, RUMMY_MELD):
@@ -287,6 +298,15 @@ class ActionSpace:
 
     def _encode(self, move: Move) -> int:
         kind = move.kind
+        if kind == TAKE and move.meld:
+            block = self._block.get(TAKE_LOWER)
+            if block is None or move.meld != LOWER:
+                raise InvalidMoveError("a take of the lower copy (take 7h/2) is played with two "
+                                       "packs only")
+            face = move.pieces[0] if len(move.pieces) == 1 else -1
+            if face == JOKER or not self._has_face(face):
+                raise InvalidMoveError("take …/2 names one natural face")
+            return block.start + face_index(face)
         block = self._block.get(kind)
         if block is None:
             raise InvalidMoveError(f"'{kind}' moves are not played with these rules")

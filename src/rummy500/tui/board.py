@@ -19,7 +19,7 @@ from textual.widgets import Footer, Input, RichLog, Static
 from ..bots import strength
 from ..cards import JOKER, face_of, iter_bits
 from ..legal import DRAW_PHASE, PLAY_PHASE, RUMMY_PHASE
-from ..moves import LAYOFF, MELD, RUMMY_LAYOFF, RUMMY_MELD, TAKE, Move
+from ..moves import LAYOFF, MELD, RUMMY_LAYOFF, RUMMY_MELD, Move, take_at
 from ..narrate import YOU, plural, verb
 from ..session.session import TableSession
 from ..session.settings import PERSON, bot_title
@@ -230,13 +230,14 @@ class Board(TableWidgets, Screen[None]):
         return entries
 
     def show_pile(self, view: PlayerView, dark: bool) -> None:
-        takes = {piece_shows(m.pieces[0]) for m in self.legal if m.kind == TAKE}
-        for move in self.legal:
-            if move.kind in (RUMMY_MELD, RUMMY_LAYOFF):
-                takes.update(piece_shows(p) for p in move.pieces)
+        legal = set(self.legal)
+        claims = {piece_shows(p) for m in self.legal if m.kind in (RUMMY_MELD, RUMMY_LAYOFF)
+                  for p in m.pieces}
+        faces = [face_of(card) for card in view.pile]
         pile = self.pile
-        pile.show([Item(card, card_label(card, dark), face_of(card) in takes)
-                   for card in view.pile])
+        pile.show([Item(card, card_label(card, dark),
+                        face_of(card) in claims or take_at(faces, i) in legal)
+                   for i, card in enumerate(view.pile)])
         if len(view.pile) != self._pile_length:
             self._pile_length = len(view.pile)
             pile.cursor = max(len(view.pile) - 1, 0)

@@ -9,7 +9,18 @@ from textual.binding import Binding, BindingType
 
 from ..cards import JOKER, face_of
 from ..melds import DECLARED, piece_face
-from ..moves import DISCARD, DRAW, END, LAYOFF, MELD, PASS, RUMMY_LAYOFF, TAKE, Move, canonical_meld
+from ..moves import (
+    DISCARD,
+    DRAW,
+    END,
+    LAYOFF,
+    MELD,
+    PASS,
+    RUMMY_LAYOFF,
+    Move,
+    canonical_meld,
+    take_at,
+)
 from .widgets import MeldList, Strip, face_label
 
 MOVE_BINDINGS: list[BindingType] = [
@@ -131,7 +142,7 @@ class MoveKeys(TableWidgets):
             return
         if index is None:
             index = min(self.pile.cursor, len(pile) - 1)
-        self.act(Move(TAKE, (pile[index],)))
+        self.act(take_at(pile, index))
 
     def one_card(self, what: str) -> int | None:
         """The card to lay off or discard: the one picked, else the one at the hand's cursor."""

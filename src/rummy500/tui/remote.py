@@ -42,10 +42,10 @@ from ..moves import (
     PASS,
     RUMMY_LAYOFF,
     RUMMY_MELD,
-    TAKE,
     Move,
     parse_move,
     parse_piece,
+    take_at,
 )
 from ..narrate import YOU, plural, verb
 from .board import Board, rank_order, suit_order
@@ -484,13 +484,15 @@ class RemoteTableScreen(MoveKeys, Screen[None]):
         return entries
 
     def show_pile(self, dark: bool) -> None:
-        takes = {piece_shows(m.pieces[0]) for m in self.legal if m.kind == TAKE}
-        for move in self.legal:
-            if move.kind in (RUMMY_MELD, RUMMY_LAYOFF):
-                takes.update(piece_shows(p) for p in move.pieces)
-        cards = numbered(faces_of(self.state.get("pile") or []))
+        legal = set(self.legal)
+        claims = {piece_shows(p) for m in self.legal if m.kind in (RUMMY_MELD, RUMMY_LAYOFF)
+                  for p in m.pieces}
+        faces = faces_of(self.state.get("pile") or [])
+        cards = numbered(faces)
         pile = self.pile
-        pile.show([Item(card, card_label(card, dark), face_of(card) in takes) for card in cards])
+        pile.show([Item(card, card_label(card, dark),
+                        face_of(card) in claims or take_at(faces, i) in legal)
+                   for i, card in enumerate(cards)])
         if len(cards) != self._pile_length:
             self._pile_length = len(cards)
             pile.cursor = max(len(cards) - 1, 0)

@@ -62,9 +62,10 @@ export function couldMeld(info, selected) {
   });
 }
 
-// The pile cards a take may name: `take 7h`, or `take 7h/2` for the lower of two copies.
+// The take of the pile card at index (the pile bottom first): `take 7h`, or `take 7h/2` for
+// the lower of two copies; a joker is taken as `take *` (the upper joker).
 export function takeText(pile, index) {
   const face = pile[index];
-  const above = pile.slice(index + 1).includes(face);
+  const above = face !== '*' && pile.slice(index + 1).includes(face);
   return `take ${face}${above ? '/2' : ''}`;
 }
