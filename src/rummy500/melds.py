@@ -419,8 +419,10 @@ def cards_needed_to_use(
     return best
 
 
+@lru_cache(maxsize=1 << 16)
 def _run_through(ext: int, positions: tuple[int, ...], wild: int, min_run: int) -> bool:
-    """Whether a run of ``min_run`` through one of ``positions`` can be completed."""
+    """Whether a run of ``min_run`` through one of ``positions`` can be completed
+    (remembered: the question comes back for every take and play of a simulation)."""
     full = (1 << min_run) - 1
     if not wild:  # every window of the run must be held: find the starts of full windows
         for pos in positions:
