@@ -11,6 +11,7 @@ import pytest
 
 from helpers import deal_from_hands
 from rummy500.cards import iter_bits
+from rummy500.errors import Rummy500Error
 from rummy500.game import Game
 from rummy500.moves import Move, parse_move
 from rummy500.rl.actions import ActionSpace, action_space, face_index, index_face
@@ -27,6 +28,8 @@ CONFIGS = [
     ("wild", 5, {}),  # two packs of wild jokers
     ("persian", 4, {}),
     ("boathouse", 3, {"stock_exhausted": "reshuffle", "min_run": 4}),
+    ("classic", 5, {"set_suits": "any"}),  # sets holding both copies of a card
+    ("wild", 5, {"set_suits": "any"}),  # ... and wild jokers standing for a held card
 ]
 
 
@@ -237,3 +240,16 @@ def test_action_space_is_shared_per_rule_set() -> None:
     assert action_space(rules, 2) is action_space(rules, 2)
     assert isinstance(action_space(rules, 2), ActionSpace)
     assert "size=1359" in repr(action_space(rules, 2))
+
+
+def test_sets_holding_a_card_twice_have_actions_after_the_distinct_ones() -> None:
+    distinct = action_space(make_rules("classic"), 5)
+    any_suit = action_space(make_rules("classic", set_suits="any"), 5)
+    action = any_suit.from_text("meld Ks Ks Kh")
+    assert any_suit.to_text(action) == "meld Kh Ks Ks"
+    assert any_suit.from_text("meld 7h 7d 7s") == distinct.from_text("meld 7h 7d 7s")
+    with pytest.raises(Rummy500Error):
+        distinct.from_text("meld Ks Ks Kh")
+    assert any_suit.size > distinct.size
+    assert action_space(make_rules("classic", set_suits="any"), 2).size == \
+        action_space(make_rules("classic"), 2).size  # one pack: no card twice

@@ -11,7 +11,9 @@ block                     one action for
 ``take``                  each face of the pile (the upper copy with two packs)
 ``discard``               each face
 ``meld``                  each meld shape: sets by rank and missing suit (then
-                          the set of four), runs by suit, start and length,
+                          the set of four), with ``set_suits = "any"`` and two
+                          packs the sets holding a card twice, runs by suit,
+                          start and length,
                           sets of Persian jokers; times each choice of the
                           cards wild jokers stand for
 ``layoff``                each piece (face, Persian joker, wild joker declared
@@ -44,7 +46,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 from typing import NamedTuple
 
 import numpy as np
@@ -147,6 +149,8 @@ class ActionSpace:
         self.faces = NATURAL_FACES + (1 if self.joker_count else 0)
         """Face indices in use: 52, or 53 with the joker."""
         self.meld_slots = self.pack_size // 3
+        self.repeated_sets = rules.set_suits == "any" and decks > 1
+        """Sets may hold both copies of a card (``set_suits = "any"`` with two packs)."""
         pieces = [index_face(i) for i in range(NATURAL_FACES)]
         if self.persian:
             pieces.append(JOKER)
@@ -205,6 +209,15 @@ class ActionSpace:
             for missing in range(4):
                 add(tuple(s << 4 | rank for s in range(4) if s != missing))
             add(tuple(s << 4 | rank for s in range(4)))
+        if self.repeated_sets:
+            # set_suits = "any" with two packs: sets that hold a card more than once (both
+            # copies, or wild jokers standing for a card the set holds), after every set
+            # of distinct suits so that those keep their numbers
+            for rank in range(1, 14):
+                for size in (3, 4):
+                    for suits in combinations_with_replacement(range(4), size):
+                        if len(set(suits)) < size:
+                            add(tuple(s << 4 | rank for s in suits))
         for suit in range(4):
             for lo in range(1, ACE_HIGH + 1):
                 for hi in range(lo + min_run - 1, ACE_HIGH + 1):
