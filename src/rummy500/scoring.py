@@ -54,5 +54,21 @@ class Points:
 
 
 @lru_cache(maxsize=64)
-def points_for(rules: Rules) -> Points:
+def _points_for(rules: Rules) -> Points:
     return Points(rules)
+
+
+_last: tuple[Rules, Points] | None = None
+"""The last rule set asked for and its points: the same object comes back for every move
+checked in a simulation, and hashing a Rules (every field) costs more than the look-up."""
+
+
+def points_for(rules: Rules) -> Points:
+    """The points of ``rules`` (one :class:`Points` for equal rule sets)."""
+    global _last
+    last = _last  # read once: another thread may replace it
+    if last is not None and last[0] is rules:
+        return last[1]
+    points = _points_for(rules)
+    _last = (rules, points)
+    return points
