@@ -282,6 +282,19 @@ def _keeps_obligation(pos: Position, move: Move) -> bool:
     must_face = JOKER if must & 15 == 15 else must & 63
     if any((JOKER if p >= DECLARED else p) == must_face for p in move.pieces):
         return True
+    # A play only adds to the table, and more melds never make a card harder to use: if the
+    # melds the play leaves alone give a way with the hand it leaves, that settles it (most
+    # plays, and no meld is built for them).
+    cards = pick_cards(pos.hand, move.pieces, must)
+    assert cards is not None
+    hand = pos.hand
+    for card in cards:
+        hand &= ~(1 << card)
+    melds = pos.melds
+    if move.kind != MELD:
+        melds = melds[:move.meld - 1] + melds[move.meld:]
+    if can_still_use(pos.rules, must, hand, melds):
+        return True
     hand, melds = _after_play(pos, move)
     return can_still_use(pos.rules, must, hand, melds)
 
