@@ -239,27 +239,28 @@ def _play_moves(pos: Position) -> list[Move]:
                 )
     if pos.must_use >= 0:
         return [m for m in candidates if _keeps_obligation(pos, m)]
-    discards = _DISCARDS
     kept = pos.no_discard
     if kept >= 0 and kept != JOKER:
         faces &= ~(1 << kept)
+    chunks = _CHUNKS
     for suit in range(4):
         chunk = faces >> (suit << 4) & 0x3FFE
         if chunk:
-            candidates.extend([discards[f] for f in _chunk_faces(suit, chunk)])
+            key = suit << 16 | chunk
+            found = chunks.get(key)
+            candidates += found if found is not None else _chunk_discards(key)
     if (wild or persian) and kept != JOKER:
         candidates.append(Move(DISCARD, (JOKER,)))
     return candidates
 
 
-_CHUNKS: dict[int, tuple[int, ...]] = {}
+_CHUNKS: dict[int, tuple[Move, ...]] = {}
+"""The discards of one suit's held ranks, keyed by ``suit << 16 | ranks``, lowest first."""
 
 
-def _chunk_faces(suit: int, chunk: int) -> tuple[int, ...]:
-    key = suit << 16 | chunk
-    found = _CHUNKS.get(key)
-    if found is None:
-        found = _CHUNKS[key] = tuple(suit << 4 | r for r in range(1, 14) if chunk >> r & 1)
+def _chunk_discards(key: int) -> tuple[Move, ...]:
+    suit, chunk = key >> 16, key & 0xFFFF
+    found = _CHUNKS[key] = tuple(_DISCARDS[suit << 4 | r] for r in range(1, 14) if chunk >> r & 1)
     return found
 
 
