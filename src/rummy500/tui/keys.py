@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.binding import Binding, BindingType
+from textual.widgets import Input
 
 from ..cards import JOKER, face_of
 from ..melds import DECLARED, piece_face
@@ -17,11 +18,26 @@ from ..moves import (
     MELD,
     PASS,
     RUMMY_LAYOFF,
+    RUMMY_MELD,
+    TAKE,
     Move,
     canonical_meld,
     take_at,
 )
+from .screens import ChoiceScreen
 from .widgets import MeldList, Strip, face_label
+
+ACTION_KINDS: dict[str, tuple[str, ...]] = {
+    "draw": (DRAW,),
+    "take": (TAKE,),
+    "end": (END,),
+    "meld": (MELD,),
+    "layoff": (LAYOFF,),
+    "discard": (DISCARD,),
+    "rummy": (RUMMY_MELD, RUMMY_LAYOFF),
+    "pass": (PASS,),
+}
+"""Move keys: each shows in the footer while a move of its kinds is legal."""
 
 MOVE_BINDINGS: list[BindingType] = [
     Binding("d", "draw", "Draw"),
@@ -45,6 +61,7 @@ pressed when its move is not legal tries it anyway, to show the reason."""
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from rich.text import Text
     from textual.screen import Screen
 
     _Screen = Screen[None]
@@ -91,13 +108,19 @@ class MoveKeys(TableWidgets):
 
     legal: list[Move]
     """The moves the person at the screen may make now (none when it is not their move)."""
+    selected: set[int]
+    """The picked cards of the hand."""
+    note: Text | None
+    """A message (a refusal, a hint) shown instead of the prompt until the next move."""
+    by_rank: bool
 
     if TYPE_CHECKING:
         def picked(self) -> list[int]: ...
         def refuse(self, reason: str) -> None: ...
         def act(self, move: Move) -> object: ...
-        def choose(self, title: str, moves: list[Move],
-                   describe: Callable[[Move], str]) -> None: ...
+        def acting(self) -> bool: ...
+        def update_table(self) -> None: ...
+        def ask(self, screen: Screen[Any], answered: Callable[[Any], None]) -> None: ...
 
     # -- what differs from screen to screen ------------------------------------------------------
 
@@ -119,6 +142,23 @@ class MoveKeys(TableWidgets):
     def layoff_where(self, move: Move) -> str:
         """Where a lay-off goes, as a choice among several."""
         return f"on m{move.meld}"
+
+    # -- alike at every table screen --------------------------------------------------------------
+
+    def choose(self, title: str, moves: list[Move], describe: Callable[[Move], str]) -> None:
+        """Ask which of ``moves`` to make (a joker's declaration, a meld, a claim)."""
+        def chosen(index: int | None) -> None:
+            if index is not None:
+                self.act(moves[index])
+        self.ask(ChoiceScreen(title, [describe(m) for m in moves]), chosen)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ACTION_KINDS:
+            kinds = ACTION_KINDS[action]
+            return any(m.kind in kinds for m in self.legal)
+        if action in ("attempt", "hint"):
+            return self.acting()
+        return True
 
     # -- the keys ---------------------------------------------------------------------------------
 
@@ -199,3 +239,16 @@ class MoveKeys(TableWidgets):
                            if m.pieces[0] >= DECLARED else ""))
         else:
             self.act(Move(LAYOFF, (shows,), number if number is not None else self.cursor_meld()))
+
+    def action_sort(self) -> None:
+        self.by_rank = not self.by_rank
+        self.update_table()
+
+    def action_type(self) -> None:
+        self.query_one("#command", Input).focus()
+
+    def action_clear(self) -> None:
+        self.selected.clear()
+        self.note = None
+        self.hand.focus()
+        self.update_table()

@@ -50,8 +50,7 @@ from ..moves import (
 from ..narrate import YOU, plural, verb
 from .board import Board, rank_order, suit_order
 from .keys import MOVE_BINDINGS, MoveKeys, describe_claim, piece_shows
-from .screens import ChoiceScreen, RulesScreen
-from .table import ACTION_KINDS
+from .screens import RulesScreen
 from .widgets import (
     RED_ON_DARK,
     RED_ON_LIGHT,
@@ -574,19 +573,9 @@ class RemoteTableScreen(MoveKeys, Screen[None]):
             return "the game is over"
         return "it is not your move"
 
-    def choose(self, title: str, moves: list[Move], describe: Callable[[Move], str]) -> None:
-        def chosen(index: int | None) -> None:
-            if index is not None:
-                self.act(moves[index])
-        self.app.push_screen(ChoiceScreen(title, [describe(m) for m in moves]), chosen)
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ACTION_KINDS:
-            kinds = ACTION_KINDS[action]
-            return any(m.kind in kinds for m in self.legal)
-        if action in ("attempt", "hint"):
-            return self.acting()
-        return True
+    def ask(self, screen: Screen[Any], answered: Callable[[Any], None]) -> None:
+        """Show ``screen`` (a choice); ``answered`` hears its answer."""
+        self.app.push_screen(screen, answered)
 
     # -- what the move keys (keys.MoveKeys) ask of this screen ------------------------------------
 
@@ -650,21 +639,8 @@ class RemoteTableScreen(MoveKeys, Screen[None]):
     def action_explain_undo(self) -> None:
         self.refuse("moves at an online table are not taken back")
 
-    def action_sort(self) -> None:
-        self.by_rank = not self.by_rank
-        self.update_table()
-
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen(self.joined.rules, self.joined.players))
-
-    def action_type(self) -> None:
-        self.query_one("#command", Input).focus()
-
-    def action_clear(self) -> None:
-        self.selected.clear()
-        self.note = None
-        self.hand.focus()
-        self.update_table()
 
     def action_quit_table(self) -> None:
         self.fatal = True

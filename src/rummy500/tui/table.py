@@ -27,32 +27,18 @@ from ..legal import DRAW_PHASE, PLAY_PHASE, RUMMY_PHASE
 from ..moves import (
     DISCARD,
     DRAW,
-    END,
     LAYOFF,
     MELD,
     PASS,
     RUMMY_LAYOFF,
     RUMMY_MELD,
-    TAKE,
     Move,
 )
 from ..session.session import BotTurn, Made, SessionError, TableSession
 from .board import Board
 from .keys import MOVE_BINDINGS, MoveKeys, describe_claim, piece_shows, piece_words
-from .screens import ChoiceScreen, CoverScreen, RulesScreen, SheetScreen
+from .screens import CoverScreen, RulesScreen, SheetScreen
 from .widgets import MeldList, Strip, face_label
-
-ACTION_KINDS: dict[str, tuple[str, ...]] = {
-    "draw": (DRAW,),
-    "take": (TAKE,),
-    "end": (END,),
-    "meld": (MELD,),
-    "layoff": (LAYOFF,),
-    "discard": (DISCARD,),
-    "rummy": (RUMMY_MELD, RUMMY_LAYOFF),
-    "pass": (PASS,),
-}
-"""Move keys: each shows in the footer while a move of its kinds is legal."""
 
 
 class TableScreen(MoveKeys, Board):
@@ -213,24 +199,10 @@ class TableScreen(MoveKeys, Board):
         self.after_move(made)
         return True
 
-    def choose(self, title: str, moves: list[Move], describe: Callable[[Move], str]) -> None:
-        """Ask which of ``moves`` to make (a joker's declaration, a meld, a claim)."""
-        def chosen(index: int | None) -> None:
-            if index is not None:
-                self.act(moves[index])
-        self.ask(ChoiceScreen(title, [describe(m) for m in moves]), chosen)
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ACTION_KINDS:
-            kinds = ACTION_KINDS[action]
-            return any(m.kind in kinds for m in self.legal)
-        if action == "attempt":
-            return self.acting()
         if action == "undo":
             return len(self.session.people) == 1 and self.session.undo_refusal() is None
-        if action == "hint":
-            return self.acting()
-        return True
+        return super().check_action(action, parameters)
 
     # -- what the move keys (keys.MoveKeys) ask of this screen ------------------------------------
 
@@ -318,21 +290,8 @@ class TableScreen(MoveKeys, Board):
     def action_explain_undo(self) -> None:
         self.refuse(self.session.undo_refusal() or "there is nothing to take back")
 
-    def action_sort(self) -> None:
-        self.by_rank = not self.by_rank
-        self.update_table()
-
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen(self.session.rules, self.session.game.players))
-
-    def action_type(self) -> None:
-        self.query_one("#command", Input).focus()
-
-    def action_clear(self) -> None:
-        self.selected.clear()
-        self.note = None
-        self.hand.focus()
-        self.update_table()
 
     def action_new_game(self) -> None:
         self.app_call("open_setup")
