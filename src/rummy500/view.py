@@ -8,6 +8,7 @@ and the server work from views only.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from .cards import Cards, face_of, iter_bits, make_pack
 from .deal import Deal
@@ -17,6 +18,15 @@ from .legal import Position, legal_moves, taken_face, why_illegal
 from .melds import Meld
 from .moves import Move, parse_move
 from .rules import Rules
+
+
+@cache
+def pack_bits(decks: int, jokers: int) -> int:
+    """Every card of the pack as one bitset (remembered: asked for every bot decision)."""
+    bits = 0
+    for card in make_pack(decks, jokers):
+        bits |= 1 << card
+    return bits
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,9 +108,6 @@ class PlayerView:
 
     def unseen(self) -> int:
         """Cards this seat has not seen: in other hands (beyond the known ones) or the stock."""
-        pack = 0
-        for card in make_pack(self.rules.deck_count(self.players), self.rules.jokers_in_each_deck):
-            pack |= 1 << card
         seen = self.hand
         for card in self.pile:
             seen |= 1 << card
@@ -109,7 +116,8 @@ class PlayerView:
                 seen |= 1 << table_card.card
         for cards in self.known:
             seen |= cards
-        return pack & ~seen
+        rules = self.rules
+        return pack_bits(rules.deck_count(self.players), rules.jokers_in_each_deck) & ~seen
 
     def unseen_cards(self) -> Cards:
         """:meth:`unseen` as :class:`Cards`."""

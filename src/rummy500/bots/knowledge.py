@@ -17,7 +17,6 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 
 from ..cards import face_of, iter_bits, make_pack
 from ..moves import DISCARD, DRAW, TAKE
@@ -70,29 +69,6 @@ def public_state(view: PlayerView) -> PublicState:
                        view.restocks, draws)
 
 
-@cache
-def pack_bits(decks: int, jokers: int) -> int:
-    """Every card of the pack as one bitset."""
-    bits = 0
-    for card in make_pack(decks, jokers):
-        bits |= 1 << card
-    return bits
-
-
-def unseen_cards(view: PlayerView) -> int:
-    """The cards ``view``'s seat has not seen (as :meth:`PlayerView.unseen`, cached pack)."""
-    seen = view.hand
-    for card in view.pile:
-        seen |= 1 << card
-    for meld in view.melds:
-        for table_card in meld.cards:
-            seen |= 1 << table_card.card
-    for cards in view.known:
-        seen |= cards
-    rules = view.rules
-    return pack_bits(rules.deck_count(view.players), rules.jokers_in_each_deck) & ~seen
-
-
 class Knowledge:
     """Card counting for one seat: what is unseen, how many of each face are live."""
 
@@ -101,7 +77,7 @@ class Knowledge:
         self.rules = view.rules
         self.players = view.players
         self.seat = view.seat
-        self.unseen = unseen_cards(view)
+        self.unseen = view.unseen()
         """Physical cards in other hands (beyond the known ones) or in the stock."""
         self.pool = self.unseen.bit_count()
         live = [0] * 64
