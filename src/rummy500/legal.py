@@ -14,6 +14,7 @@ from typing import NamedTuple
 from .cards import (
     JOKER,
     JOKER_MASK,
+    NATURAL_MASK,
     face_pretty,
     face_str,
     faces_present,
@@ -26,6 +27,8 @@ from .melds import (
     DECLARED,
     IMPOSSIBLE,
     JOKER_SET,
+    RANK_BITS,
+    RUN,
     Meld,
     MeldError,
     accepts,
@@ -183,9 +186,19 @@ def _draw_moves(pos: Position) -> list[Move]:
     taken = 0
     keep = 1 if rules.discard_to_go_out else 0
     table_fits = 0
+    run_suits = 0  # the suits of the runs on the table (a card may reach one through others)
     for meld in melds:
         table_fits |= meld.fits
+        if meld.kind == RUN:
+            run_suits |= 1 << meld.suit
     top_free = not rules.top_discard_must_be_used and pos.stock_count > 0
+    # Outside set_suits = any, _needed written out for a natural card (the same answers):
+    # two more of the rank make a set of 3; else, with no wild joker held and no run of the
+    # suit on the table, only a run through the card (min_run cards) may use it.
+    quick = rules.set_suits != "any"
+    wild_rules = rules.jokers == "wild"
+    min_run = rules.min_run
+    windows = _run_windows(min_run)
     for index in range(top, -1, -1):
         card = pile[index]
         taken |= 1 << card
@@ -200,14 +213,55 @@ def _draw_moves(pos: Position) -> list[Move]:
             move = _TAKES[face] if face != JOKER else Move(TAKE, (JOKER,))
         if not (index == top and top_free):
             others = (hand | taken) & ~(1 << card)
-            if table_fits >> face & 1 and face != JOKER:
-                needed = 1
+            budget = others.bit_count() + 1 - keep
+            if face != JOKER and table_fits >> face & 1:
+                if budget < 1:
+                    continue
+            elif face == JOKER or not quick:
+                if _needed(rules, card, others, melds) > budget:
+                    continue
             else:
-                needed = _needed(rules, card, others, melds)
-            if needed > others.bit_count() + 1 - keep:
-                continue
+                faces = (others | others >> 64) & NATURAL_MASK
+                rank = face & 15
+                if (faces >> rank & RANK_BITS).bit_count() - (faces >> face & 1) >= 2:
+                    if budget < 3:  # a set of 3 is the fewest: nothing fits the table
+                        continue
+                elif (wild_rules and others & JOKER_MASK) or run_suits >> (face >> 4) & 1:
+                    if _needed(rules, card, others, melds) > budget:
+                        continue
+                else:  # only a run through the card: min_run cards, if the suit has one
+                    if budget < min_run:
+                        continue
+                    suit_bits = faces >> (face & 48) & 0x3FFE
+                    ext = suit_bits | (suit_bits & 2) << 13
+                    for window in windows[rank]:
+                        if ext & window == window:
+                            break
+                    else:
+                        continue
         moves.append(move)
     return moves
+
+
+_WINDOWS: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
+def _run_windows(min_run: int) -> tuple[tuple[int, ...], ...]:
+    """By rank: each run of ``min_run`` through the card (its positions in a suit, ace low
+    at 1 and high at 14), the card's own position left out; with no joker, a card makes a
+    run of its suit when the hand holds one of them whole (as ``melds._run_through``)."""
+    found = _WINDOWS.get(min_run)
+    if found is None:
+        by_rank: list[tuple[int, ...]] = [()]
+        for rank in range(1, 14):
+            masks = []
+            for pos in ((1, 14) if rank == 1 else (rank,)):
+                for lo in range(max(1, pos - min_run + 1), pos + 1):
+                    if lo + min_run - 1 <= 14:
+                        masks.append(((1 << min_run) - 1) << lo & ~(1 << pos))
+            by_rank.append(tuple(masks))
+        found = _WINDOWS[min_run] = tuple(by_rank)
+    return found
 
 
 def _play_moves(pos: Position) -> list[Move]:
