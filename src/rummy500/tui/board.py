@@ -19,12 +19,13 @@ from textual.widgets import Footer, Input, RichLog, Static
 from ..bots import strength
 from ..cards import JOKER, face_of, iter_bits
 from ..legal import DRAW_PHASE, PLAY_PHASE, RUMMY_PHASE
-from ..moves import LAYOFF, MELD, RUMMY_LAYOFF, RUMMY_MELD, Move, take_at
+from ..moves import Move
 from ..narrate import YOU, plural, verb
+from ..rules import Rules
 from ..session.session import TableSession
 from ..session.settings import PERSON, bot_title
 from ..view import PlayerView
-from .keys import TableWidgets, piece_shows
+from .keys import TableWidgets, layoff_fits, move_prompt, usable_faces
 from .widgets import (
     RED_ON_DARK,
     RED_ON_LIGHT,
@@ -35,7 +36,6 @@ from .widgets import (
     Strip,
     Words,
     card_label,
-    face_label,
 )
 
 
@@ -47,6 +47,25 @@ def suit_order(card: int) -> tuple[int, int, int]:
 def rank_order(card: int) -> tuple[int, int, int]:
     face = face_of(card)
     return (face == JOKER, face & 15, face >> 4)
+
+
+def status_table(title: str, rules: Rules, deal: int, stock: int, right: str,
+                 acting: bool) -> Table:
+    """The status line of a table: the game on the left, ``right`` (whose turn it is) on the
+    right, reversed while the person at the screen is to act; laid out at any width."""
+    deal_text = f"deal {deal}"
+    if rules.max_deals is not None:
+        deal_text += f" of {rules.max_deals}"
+    changed = len(rules.overrides())
+    preset = rules.preset + (f" (+{plural(changed, 'option')})" if changed else "")
+    parts = [title, preset, deal_text, f"stock {stock}"]
+    if rules.target_score is not None:
+        parts.append(f"to {rules.target_score}")
+    line = Table.grid(expand=True, padding=(0, 0, 0, 2))
+    line.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+    line.add_column(justify="right", no_wrap=True)
+    line.add_row(Text(" · ".join(parts), "bold"), Text(right, "bold reverse" if acting else "bold"))
+    return line
 
 
 class Board(TableWidgets, Screen[None]):
@@ -149,13 +168,8 @@ class Board(TableWidgets, Screen[None]):
         self.selected &= held
         self.query_one("#status", Static).update(self.status_line(view), layout=False)
         self.query_one("#players", FlowBar).show(self.player_entries(view))
-        self.show_pile(view, dark)
-        picked = self.picked()
-        fits: set[int] = set()
-        if len(picked) == 1:
-            shows = face_of(picked[0])
-            fits = {m.meld for m in self.legal
-                    if m.kind == LAYOFF and piece_shows(m.pieces[0]) == shows}
+        self.show_pile(list(view.pile), dark)
+        fits = layoff_fits(self.legal, self.picked())
         self.melds.show([MeldItem(meld, session.names, meld.number in fits)
                          for meld in view.melds])
         self.show_hand(view, dark)
@@ -175,15 +189,6 @@ class Board(TableWidgets, Screen[None]):
     def status_line(self, view: PlayerView) -> Table:
         """The game on the left, whose turn it is on the right; laid out at any width."""
         session = self.session
-        rules = session.rules
-        deal = f"deal {view.deal_number + 1}"
-        if rules.max_deals is not None:
-            deal += f" of {rules.max_deals}"
-        changed = len(rules.overrides())
-        preset = rules.preset + (f" (+{plural(changed, 'option')})" if changed else "")
-        parts = ["500 Rum", preset, deal, f"stock {view.stock_count}"]
-        if rules.target_score is not None:
-            parts.append(f"to {rules.target_score}")
         if session.finished:
             right = "game over"
         else:
@@ -191,12 +196,8 @@ class Board(TableWidgets, Screen[None]):
             doing = {DRAW_PHASE: "draw", PLAY_PHASE: "play", RUMMY_PHASE: "call rummy or pass"}
             right = (f"{who} {verb(who, 'is')} thinking…" if self.thinking
                      else f"{who} to {doing.get(view.phase, 'play')}")
-        line = Table.grid(expand=True, padding=(0, 0, 0, 2))
-        line.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
-        line.add_column(justify="right", no_wrap=True)
-        line.add_row(Text(" · ".join(parts), "bold"),
-                     Text(right, "bold reverse" if self.acting() else "bold"))
-        return line
+        return status_table("500 Rum", session.rules, view.deal_number + 1, view.stock_count,
+                            right, self.acting())
 
     def player_entries(self, view: PlayerView) -> list[Text]:
         session = self.session
@@ -229,21 +230,6 @@ class Board(TableWidgets, Screen[None]):
                 entries.append(Text(f"{session.side_label(side)}: {total}", "bold"))
         return entries
 
-    def show_pile(self, view: PlayerView, dark: bool) -> None:
-        legal = set(self.legal)
-        claims = {piece_shows(p) for m in self.legal if m.kind in (RUMMY_MELD, RUMMY_LAYOFF)
-                  for p in m.pieces}
-        faces = [face_of(card) for card in view.pile]
-        pile = self.pile
-        pile.show([Item(card, card_label(card, dark),
-                        face_of(card) in claims or take_at(faces, i) in legal)
-                   for i, card in enumerate(view.pile)])
-        if len(view.pile) != self._pile_length:
-            self._pile_length = len(view.pile)
-            pile.cursor = max(len(view.pile) - 1, 0)
-        count = len(view.pile)
-        pile.border_title = f"Pile · {plural(count, 'card')}, oldest first"
-
     def hand_cards(self, view: PlayerView) -> list[int]:
         return sorted(iter_bits(view.hand), key=rank_order if self.by_rank else suit_order)
 
@@ -257,10 +243,7 @@ class Board(TableWidgets, Screen[None]):
                 hand.show([], "nobody at this table is a person: the computer players play")
             hand.border_title = "Hand"
             return
-        usable: set[int] = set()
-        for move in self.legal:
-            if move.kind in (MELD, LAYOFF):
-                usable.update(piece_shows(p) for p in move.pieces)
+        usable = usable_faces(self.legal)
         must = view.must_use
         items = [Item(card, card_label(card, dark), face_of(card) in usable or card == must,
                       card in self.selected) for card in self.hand_cards(view)]
@@ -280,16 +263,8 @@ class Board(TableWidgets, Screen[None]):
         who = session.names[view.turn]
         if not self.acting():
             return f"{who} to play."
-        if view.phase == DRAW_PHASE:
-            if view.stock_count == 0:
-                return "The stock is empty: take from the pile (t, or click a card) or end (e)."
-            return "Draw from the stock (d) or take from the pile (t, or click a card)."
-        if view.phase == RUMMY_PHASE:
-            return "You can call rummy on the pile (r) or pass (p)."
-        if view.must_use >= 0:
-            return (f"Use {face_label(face_of(view.must_use))} in a meld or lay-off: pick cards, "
-                    "then m or l.")
-        return "Pick cards with space or a click: m melds, l lays off, x discards."
+        must = face_of(view.must_use) if view.must_use >= 0 else -1
+        return move_prompt(view.phase, view.stock_count, must)
 
     def sync_log(self) -> None:
         log = self.query_one("#log", RichLog)

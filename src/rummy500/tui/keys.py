@@ -24,8 +24,9 @@ from ..moves import (
     canonical_meld,
     take_at,
 )
+from ..narrate import plural
 from .screens import ChoiceScreen
-from .widgets import MeldList, Strip, face_label
+from .widgets import Item, MeldList, Strip, card_label, face_label
 
 ACTION_KINDS: dict[str, tuple[str, ...]] = {
     "draw": (DRAW,),
@@ -80,6 +81,37 @@ def piece_words(piece: int) -> str:
     return face_label(piece)
 
 
+def layoff_fits(legal: list[Move], picked: list[int]) -> set[int]:
+    """The numbers of the melds the one picked card can be laid off on (none unless one)."""
+    if len(picked) != 1:
+        return set()
+    shows = face_of(picked[0])
+    return {m.meld for m in legal if m.kind == LAYOFF and piece_shows(m.pieces[0]) == shows}
+
+
+def usable_faces(legal: list[Move]) -> set[int]:
+    """The faces of the hand that some legal meld or lay-off uses."""
+    usable: set[int] = set()
+    for move in legal:
+        if move.kind in (MELD, LAYOFF):
+            usable.update(piece_shows(p) for p in move.pieces)
+    return usable
+
+
+def move_prompt(phase: str, stock: int, must_use: int) -> str:
+    """What the person to move may do in ``phase`` (``must_use``: the face to use, or -1)."""
+    if phase == "draw":
+        if not stock:
+            return "The stock is empty: take from the pile (t, or click a card) or end (e)."
+        return "Draw from the stock (d) or take from the pile (t, or click a card)."
+    if phase == "rummy":
+        return "You can call rummy on the pile (r) or pass (p)."
+    if must_use >= 0:
+        return (f"Use {face_label(must_use)} in a meld or lay-off: pick cards, "
+                "then m or l.")
+    return "Pick cards with space or a click: m melds, l lays off, x discards."
+
+
 def describe_claim(move: Move) -> str:
     cards = " ".join(piece_words(p) for p in move.pieces)
     if move.kind == RUMMY_LAYOFF:
@@ -89,6 +121,10 @@ def describe_claim(move: Move) -> str:
 
 class TableWidgets(_Screen):
     """The pile, the hand and the melds of a table screen."""
+
+    legal: list[Move]
+    """The moves the person at the screen may make now (none when it is not their move)."""
+    _pile_length: int
 
     @property
     def pile(self) -> Strip:
@@ -102,12 +138,26 @@ class TableWidgets(_Screen):
     def melds(self) -> MeldList:
         return self.query_one("#melds", MeldList)
 
+    def show_pile(self, cards: list[int], dark: bool) -> None:
+        """The discard pile's ``cards`` (bottom first), those a legal move takes or claims
+        marked; the cursor goes to the top card whenever the pile's length changes."""
+        legal = set(self.legal)
+        claims = {piece_shows(p) for m in self.legal if m.kind in (RUMMY_MELD, RUMMY_LAYOFF)
+                  for p in m.pieces}
+        faces = [face_of(card) for card in cards]
+        pile = self.pile
+        pile.show([Item(card, card_label(card, dark),
+                        face_of(card) in claims or take_at(faces, i) in legal)
+                   for i, card in enumerate(cards)])
+        if len(cards) != self._pile_length:
+            self._pile_length = len(cards)
+            pile.cursor = max(len(cards) - 1, 0)
+        pile.border_title = f"Pile · {plural(len(cards), 'card')}, oldest first"
+
 
 class MoveKeys(TableWidgets):
     """The keys that pick cards and play them, alike at every table screen."""
 
-    legal: list[Move]
-    """The moves the person at the screen may make now (none when it is not their move)."""
     selected: set[int]
     """The picked cards of the hand."""
     note: Text | None

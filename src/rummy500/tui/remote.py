@@ -45,11 +45,18 @@ from ..moves import (
     Move,
     parse_move,
     parse_piece,
-    take_at,
 )
 from ..narrate import YOU, plural, verb
-from .board import Board, rank_order, suit_order
-from .keys import MOVE_BINDINGS, MoveKeys, describe_claim, piece_shows
+from .board import Board, rank_order, status_table, suit_order
+from .keys import (
+    MOVE_BINDINGS,
+    MoveKeys,
+    describe_claim,
+    layoff_fits,
+    move_prompt,
+    piece_shows,
+    usable_faces,
+)
 from .screens import RulesScreen
 from .widgets import (
     RED_ON_DARK,
@@ -61,7 +68,6 @@ from .widgets import (
     Strip,
     Words,
     card_label,
-    face_label,
 )
 from .words import side_label
 
@@ -396,13 +402,8 @@ class RemoteTableScreen(MoveKeys, Screen[None]):
         self.selected &= set(self.hand_cards())
         self.query_one("#status", Static).update(self.status_line(), layout=False)
         self.query_one("#players", FlowBar).show(self.player_entries())
-        self.show_pile(dark)
-        picked = self.picked()
-        fits: set[int] = set()
-        if len(picked) == 1:
-            shows = face_of(picked[0])
-            fits = {m.meld for m in self.legal
-                    if m.kind == LAYOFF and piece_shows(m.pieces[0]) == shows}
+        self.show_pile(numbered(faces_of(self.state.get("pile") or [])), dark)
+        fits = layoff_fits(self.legal, self.picked())
         melds = [meld_of(entry) for entry in state.get("melds") or []]
         self.melds.show([MeldItem(meld, self.names, meld.number in fits) for meld in melds])
         self.show_hand(dark)
@@ -415,15 +416,6 @@ class RemoteTableScreen(MoveKeys, Screen[None]):
 
     def status_line(self) -> Table:
         state = self.state
-        rules = self.joined.rules
-        deal = f"deal {state.get('deal', 0)}"
-        if rules.max_deals is not None:
-            deal += f" of {rules.max_deals}"
-        changed = len(rules.overrides())
-        preset = rules.preset + (f" (+{plural(changed, 'option')})" if changed else "")
-        parts = ["500 Rum online", preset, deal, f"stock {state.get('stock', 0)}"]
-        if rules.target_score is not None:
-            parts.append(f"to {rules.target_score}")
         turn = state.get("turn")
         if self.status:
             right = self.status
@@ -435,12 +427,8 @@ class RemoteTableScreen(MoveKeys, Screen[None]):
             who = self.names[turn]
             doing = {"draw": "draw", "play": "play", "rummy": "call rummy or pass"}
             right = f"{who} to {doing.get(str(state.get('phase')), 'play')}"
-        line = Table.grid(expand=True, padding=(0, 0, 0, 2))
-        line.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
-        line.add_column(justify="right", no_wrap=True)
-        line.add_row(Text(" · ".join(parts), "bold"),
-                     Text(right, "bold reverse" if self.acting() else "bold"))
-        return line
+        return status_table("500 Rum online", self.joined.rules, int(state.get("deal", 0)),
+                            int(state.get("stock", 0)), right, self.acting())
 
     def player_entries(self) -> list[Text]:
         state = self.state
@@ -482,26 +470,8 @@ class RemoteTableScreen(MoveKeys, Screen[None]):
                 entries.append(Text(f"{side_label(rules, names, side)}: {total}", "bold"))
         return entries
 
-    def show_pile(self, dark: bool) -> None:
-        legal = set(self.legal)
-        claims = {piece_shows(p) for m in self.legal if m.kind in (RUMMY_MELD, RUMMY_LAYOFF)
-                  for p in m.pieces}
-        faces = faces_of(self.state.get("pile") or [])
-        cards = numbered(faces)
-        pile = self.pile
-        pile.show([Item(card, card_label(card, dark),
-                        face_of(card) in claims or take_at(faces, i) in legal)
-                   for i, card in enumerate(cards)])
-        if len(cards) != self._pile_length:
-            self._pile_length = len(cards)
-            pile.cursor = max(len(cards) - 1, 0)
-        pile.border_title = f"Pile · {plural(len(cards), 'card')}, oldest first"
-
     def show_hand(self, dark: bool) -> None:
-        usable: set[int] = set()
-        for move in self.legal:
-            if move.kind in (MELD, LAYOFF):
-                usable.update(piece_shows(p) for p in move.pieces)
+        usable = usable_faces(self.legal)
         must_text = self.state.get("must_use")
         must = parse_face(must_text) if isinstance(must_text, str) else -1
         cards = self.hand_cards()
@@ -530,18 +500,9 @@ class RemoteTableScreen(MoveKeys, Screen[None]):
         turn = state.get("turn")
         if not self.legal:
             return f"{self.names[turn]} to play." if isinstance(turn, int) else ""
-        phase = state.get("phase")
-        if phase == "draw":
-            if not state.get("stock"):
-                return "The stock is empty: take from the pile (t, or click a card) or end (e)."
-            return "Draw from the stock (d) or take from the pile (t, or click a card)."
-        if phase == "rummy":
-            return "You can call rummy on the pile (r) or pass (p)."
         must = state.get("must_use")
-        if isinstance(must, str):
-            return (f"Use {face_label(parse_face(must))} in a meld or lay-off: pick cards, "
-                    "then m or l.")
-        return "Pick cards with space or a click: m melds, l lays off, x discards."
+        return move_prompt(str(state.get("phase")), int(state.get("stock") or 0),
+                           parse_face(must) if isinstance(must, str) else -1)
 
     def say(self, text: str, style: str = "") -> None:
         self.note = Text(text, style)
