@@ -53,6 +53,8 @@ from .rules import Rules
 from .scoring import points_for
 from .table import lay_off, new_meld, pick_cards, pick_from_pile, take_index
 
+_new_tuple = tuple.__new__
+
 IDLE_TURNS_PER_PLAYER = 10
 """A deal ends when this many rounds of turns pass with no card drawn from the stock
 and none put on the table (a project decision: see docs/rules-decisions.md)."""
@@ -222,11 +224,13 @@ class Deal:
     def position(self) -> Position:
         """What the player to move sees that decides what it may do."""
         seat = self.turn
+        rules = self.rules
         no_discard = -1
-        if not self.rules.discard_taken_card and self.phase == PLAY_PHASE:
-            no_discard = taken_face(self.rules, self.moves, self.known[seat], self.hands[seat])
-        return Position(self.rules, self.phase, self.hands[seat], self.pile, self.melds,
-                        len(self.stock), self.must_use, no_discard)
+        if not rules.discard_taken_card and self.phase == PLAY_PHASE:
+            no_discard = taken_face(rules, self.moves, self.known[seat], self.hands[seat])
+        # Position(...) without its __new__ in Python (asked before every move of a play-out)
+        return _new_tuple(Position, (rules, self.phase, self.hands[seat], self.pile, self.melds,
+                                     len(self.stock), self.must_use, no_discard))
 
     @property
     def over(self) -> bool:
@@ -317,10 +321,16 @@ class Deal:
         self.movers.append(seat)
         kind = move.kind
         if kind == DISCARD:
-            chosen = pick_cards(self.hands[seat], move.pieces)
-            assert chosen is not None
-            self._remove(seat, chosen[0])
-            self.pile.append(chosen[0])
+            face = move.pieces[0]
+            hand = self.hands[seat]
+            if face & 15 != 15 and hand >> face & 1:  # pick_cards' first answer, at once
+                card = face
+            else:
+                chosen = pick_cards(hand, move.pieces)
+                assert chosen is not None
+                card = chosen[0]
+            self._remove(seat, card)
+            self.pile.append(card)
             if not self.hands[seat]:
                 self._finish(DealEnd.WENT_OUT, seat)
             else:

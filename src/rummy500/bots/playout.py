@@ -26,6 +26,7 @@ from typing import NamedTuple
 
 from ..errors import IllegalMoveError, Rummy500Error
 from ..game import Game
+from ..legal import OVER, legal_moves
 from ..moves import Move
 from .base import Bot, Decision
 
@@ -118,13 +119,20 @@ def _play_trusted(game: Game, bots: Sequence[Bot] | Mapping[int, Bot],
     if game.finished:
         return
     deal = game.deal
-    legal_moves = deal.legal_moves
-    while not deal.over:
+    position = deal.position
+    apply = deal._apply  # Deal.play(move, check=False) for a Move, without its frame
+    while deal.phase != OVER:  # not deal.over
         seat = deal.turn
         bot = bots[seat]
-        move = bot.decide(game.view(seat)).move if bot.needs_view else bot.pick(legal_moves())
+        if bot.needs_view:
+            move = bot.decide(game.view(seat)).move
+        else:  # Deal.legal_moves() written out
+            move = bot.pick(legal_moves(position()))
         try:
-            deal.play(move, check=False)
+            if isinstance(move, Move):
+                apply(move)
+            else:  # pragma: no cover - a bot's move as text is parsed and checked
+                deal.play(move, check=False)
         except IllegalMoveError as refused:
             who = repr(names[seat] if names is not None else bot.name)
             raise illegal_move(error, f"bot {who}", seat, move, str(refused), game) from None
