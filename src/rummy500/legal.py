@@ -56,6 +56,8 @@ from .rules import Rules
 from .scoring import points_for
 from .table import lay_off, new_meld, pick_cards, pick_from_pile, take_index
 
+_new_tuple = tuple.__new__
+
 DRAW_PHASE = Phase.DRAW
 PLAY_PHASE = Phase.PLAY
 RUMMY_PHASE = Phase.RUMMY
@@ -270,8 +272,9 @@ def _play_moves(pos: Position) -> list[Move]:
     wild, persian = _jokers(rules, hand) if hand & JOKER_MASK else (0, 0)
     count = hand.bit_count()
     keep = 1 if rules.discard_to_go_out else 0
+    new = _new_tuple  # Move(MELD, pieces) without Move.__new__'s check of the kind
     candidates: list[Move] = [
-        Move(MELD, pieces)
+        new(Move, (MELD, pieces, 0))
         for pieces in _meld_search(rules, hand, faces, wild, persian)
         if len(pieces) + keep <= count
     ]
@@ -334,8 +337,11 @@ def _layoffs(kind: str, meld: Meld, faces: int, wild: int, persian: int) -> list
 def _keeps_obligation(pos: Position, move: Move) -> bool:
     """With a card still to use: the play uses it, or leaves a way to use it."""
     must = pos.must_use
-    must_face = JOKER if must & 15 == 15 else must & 63
-    if any((JOKER if p >= DECLARED else p) == must_face for p in move.pieces):
+    pieces = move.pieces
+    if must & 15 == 15:  # a joker: a joker's piece, or a wild joker declared as a card
+        if JOKER in pieces or any(p >= DECLARED for p in pieces):
+            return True
+    elif must & 63 in pieces:  # the card's face (a declared joker is DECLARED + a face)
         return True
     # A play only adds to the table, and more melds never make a card harder to use: if the
     # melds the play leaves alone give a way with the hand it leaves, that settles it (most

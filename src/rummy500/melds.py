@@ -277,6 +277,7 @@ def _held(faces: int, doubles: int, rank: int) -> tuple[int, ...]:
 
 RANK_BITS = 0x0001_0001_0001_0001
 """Shifted left by a rank: that rank's face in each suit."""
+ACES = RANK_BITS << 1
 
 
 def find_melds(
@@ -292,10 +293,16 @@ def find_melds(
     if wild:
         _find_wild_melds(faces, wild, min_run, melds, doubles if any_suit else -1)
     else:
-        for suit in range(4):
-            bits = faces >> (suit << 4) & 0x3FFE
-            if bits.bit_count() >= 3:
-                melds.extend(_natural_runs(suit, bits, min_run))
+        # Where the four suits hold min_run positions in a row (ace high too): most hands
+        # hold none, and no suit is looked at.
+        ext = faces | (faces & ACES) << 13
+        starts = ext
+        for shift in range(1, min_run):
+            starts &= ext >> shift
+        if starts:
+            for suit in range(4):
+                if starts >> (suit << 4) & 0xFFFF:
+                    melds.extend(_natural_runs(suit, faces >> (suit << 4) & 0x3FFE, min_run))
         sets_possible = faces & faces >> 16 & (faces >> 32 | faces >> 48) | (
             faces >> 32 & faces >> 48 & (faces | faces >> 16)
         )
