@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.widgets import Input
 
@@ -62,7 +63,6 @@ pressed when its move is not legal tries it anyway, to show the reason."""
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from rich.text import Text
     from textual.screen import Screen
 
     _Screen = Screen[None]
@@ -193,6 +193,14 @@ class MoveKeys(TableWidgets):
         """Where a lay-off goes, as a choice among several."""
         return f"on m{move.meld}"
 
+    def no_claim(self) -> None:
+        """Rummy called with no claim among the legal moves."""
+        raise NotImplementedError
+
+    def claim_title(self) -> str:
+        """The question over the choice of rummy claims."""
+        raise NotImplementedError
+
     # -- alike at every table screen --------------------------------------------------------------
 
     def choose(self, title: str, moves: list[Move], describe: Callable[[Move], str]) -> None:
@@ -201,6 +209,22 @@ class MoveKeys(TableWidgets):
             if index is not None:
                 self.act(moves[index])
         self.ask(ChoiceScreen(title, [describe(m) for m in moves]), chosen)
+
+    def show_hint(self, move: Move, reason: str, cards: list[int]) -> None:
+        """Say the hint ``move`` (for ``reason``) and pick its cards among the hand's ``cards``
+        (for each card of the move, the first of that face not picked yet)."""
+        if move.kind in (MELD, LAYOFF, DISCARD):
+            chosen: set[int] = set()
+            for piece in move.pieces:
+                shows = piece_shows(piece)
+                for card in cards:
+                    if face_of(card) == shows and card not in chosen:
+                        chosen.add(card)
+                        break
+            self.selected = chosen
+        self.note = Text.assemble(("Hint: ", "bold"), (str(move), "bold"),
+                                  f" ({move.describe()}) — {reason}")
+        self.update_table()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ACTION_KINDS:
@@ -224,6 +248,14 @@ class MoveKeys(TableWidgets):
 
     def action_pass(self) -> None:
         self.act(Move(PASS))
+
+    def action_rummy(self) -> None:
+        claims = [m for m in self.legal if m.kind in (RUMMY_MELD, RUMMY_LAYOFF, PASS)]
+        if not any(m.kind != PASS for m in claims):
+            self.no_claim()
+            return
+        self.choose(self.claim_title(), claims,
+                    lambda m: "pass (no claim)" if m.kind == PASS else describe_claim(m))
 
     def action_take(self, index: int | None = None) -> None:
         pile = self.pile_faces()

@@ -36,12 +36,6 @@ from ..client import Api, Closed, ServerError, TableConnection
 from ..errors import Rummy500Error
 from ..melds import ACE_HIGH, DECLARED, JOKER_SET, RUN, SET, Meld, TableCard, piece_face
 from ..moves import (
-    DISCARD,
-    LAYOFF,
-    MELD,
-    PASS,
-    RUMMY_LAYOFF,
-    RUMMY_MELD,
     Move,
     parse_move,
     parse_piece,
@@ -51,10 +45,8 @@ from .board import Board, rank_order, status_table, suit_order
 from .keys import (
     MOVE_BINDINGS,
     MoveKeys,
-    describe_claim,
     layoff_fits,
     move_prompt,
-    piece_shows,
     usable_faces,
 )
 from .screens import RulesScreen
@@ -550,13 +542,11 @@ class RemoteTableScreen(MoveKeys, Screen[None]):
         melds = self.melds.items
         return melds[self.melds.cursor].meld.number if melds else 1
 
-    def action_rummy(self) -> None:
-        claims = [m for m in self.legal if m.kind in (RUMMY_MELD, RUMMY_LAYOFF, PASS)]
-        if not any(m.kind != PASS for m in claims):
-            self.refuse("there is no rummy to call" if self.legal else self.not_acting())
-            return
-        self.choose("Rummy! Cards left in the pile that you can use.", claims,
-                    lambda m: "pass (no claim)" if m.kind == PASS else describe_claim(m))
+    def no_claim(self) -> None:
+        self.refuse("there is no rummy to call" if self.legal else self.not_acting())
+
+    def claim_title(self) -> str:
+        return "Rummy! Cards left in the pile that you can use."
 
     # -- other keys -------------------------------------------------------------------------------
 
@@ -584,18 +574,7 @@ class RemoteTableScreen(MoveKeys, Screen[None]):
             move = parse_move(str(answer.get("move")))
         except Rummy500Error:
             return
-        if move.kind in (MELD, LAYOFF, DISCARD):
-            chosen: set[int] = set()
-            for piece in move.pieces:
-                shows = piece_shows(piece)
-                for card in self.hand_cards():
-                    if face_of(card) == shows and card not in chosen:
-                        chosen.add(card)
-                        break
-            self.selected = chosen
-        self.note = Text.assemble(("Hint: ", "bold"), (str(move), "bold"),
-                                  f" ({move.describe()}) — {answer.get('reason', '')}")
-        self.update_table()
+        self.show_hint(move, str(answer.get("reason", "")), self.hand_cards())
 
     def action_explain_undo(self) -> None:
         self.refuse("moves at an online table are not taken back")

@@ -25,12 +25,8 @@ from ..bots import Decision
 from ..cards import face_of, iter_bits
 from ..legal import DRAW_PHASE, PLAY_PHASE, RUMMY_PHASE
 from ..moves import (
-    DISCARD,
     DRAW,
-    LAYOFF,
     MELD,
-    PASS,
-    RUMMY_LAYOFF,
     RUMMY_MELD,
     Move,
 )
@@ -226,14 +222,12 @@ class TableScreen(MoveKeys, Board):
         by_number = {meld.number: meld for meld in self.public_view().melds}
         return f"on m{move.meld} ({by_number[move.meld].describe()})"
 
-    def action_rummy(self) -> None:
-        claims = [m for m in self.legal if m.kind in (RUMMY_MELD, RUMMY_LAYOFF, PASS)]
-        if not any(m.kind != PASS for m in claims):
-            self.act(Move(RUMMY_MELD, ()))
-            return
+    def no_claim(self) -> None:
+        self.act(Move(RUMMY_MELD, ()))
+
+    def claim_title(self) -> str:
         discarder = self.session.names[self.session.game.deal.discarder]
-        self.choose(f"Rummy! {discarder} left cards in the pile that you can use.", claims,
-                    lambda m: "pass (no claim)" if m.kind == PASS else describe_claim(m))
+        return f"Rummy! {discarder} left cards in the pile that you can use."
 
     # -- other keys -------------------------------------------------------------------------------
 
@@ -256,22 +250,8 @@ class TableScreen(MoveKeys, Board):
     def hint_found(self, turn: BotTurn, decision: Decision) -> None:
         if turn.stamp != self.session.stamp or self.viewer != turn.seat:
             return
-        move = decision.move
-        if move.kind in (MELD, LAYOFF, DISCARD):
-            view = self.session.view(turn.seat)
-            left = view.hand
-            chosen = set()
-            for piece in move.pieces:
-                shows = piece_shows(piece)
-                for card in iter_bits(left):
-                    if face_of(card) == shows:
-                        chosen.add(card)
-                        left &= ~(1 << card)
-                        break
-            self.selected = chosen
-        self.note = Text.assemble(("Hint: ", "bold"), (str(move), "bold"),
-                                  f" ({move.describe()}) — {decision.reason}")
-        self.update_table()
+        hand = list(iter_bits(self.session.view(turn.seat).hand))
+        self.show_hint(decision.move, decision.reason, hand)
 
     def action_undo(self) -> None:
         session = self.session
