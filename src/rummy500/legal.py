@@ -137,10 +137,32 @@ def _meld_search(
 
 def can_still_use(rules: Rules, card: int, hand: int, melds: list[Meld]) -> bool:
     """Whether ``card`` (held in ``hand``) can still reach the table this turn."""
-    needed = _needed(rules, card, hand & ~(1 << card), melds)
+    budget = hand.bit_count() - (1 if rules.discard_to_go_out else 0)
+    others = hand & ~(1 << card)
+    if card & 15 != 15 and rules.set_suits != "any":
+        # _needed written out for a natural card, as in the draw listing (same answers)
+        face = card & 63
+        faces = (others | others >> 64) & NATURAL_MASK
+        rank = face & 15
+        if (faces >> rank & RANK_BITS).bit_count() - (faces >> face & 1) >= 2:
+            if budget >= 3:
+                return True  # a set of 3 (the table may take it with fewer)
+        elif not (rules.jokers == "wild" and others & JOKER_MASK):
+            suit = face >> 4
+            for meld in melds:
+                if meld.fits >> face & 1 or (meld.kind == RUN and meld.suit == suit):
+                    break
+            else:  # nothing on the table takes it: only a run through it
+                if budget < rules.min_run:
+                    return False
+                suit_bits = faces >> (face & 48) & 0x3FFE
+                ext = suit_bits | (suit_bits & 2) << 13
+                windows = _run_windows(rules.min_run)[rank]
+                return any(ext & window == window for window in windows)
+    needed = _needed(rules, card, others, melds)
     if needed == IMPOSSIBLE:
         return False
-    return needed <= hand.bit_count() - (1 if rules.discard_to_go_out else 0)
+    return needed <= budget
 
 
 def take_must_be_used(rules: Rules, pile_len: int, index: int, stock_count: int) -> bool:
