@@ -20,6 +20,7 @@ seat to move with :func:`ask`, refuse an illegal move with the same words
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
@@ -29,6 +30,7 @@ from ..game import Game
 from ..legal import OVER, legal_moves
 from ..moves import Move
 from .base import Bot, Decision
+from .random_bot import RandomBot
 
 
 class Played(NamedTuple):
@@ -121,6 +123,9 @@ def _play_trusted(game: Game, bots: Sequence[Bot] | Mapping[int, Bot],
     deal = game.deal
     position = deal.position
     apply = deal._apply  # Deal.play(move, check=False) for a Move, without its frame
+    seats = bots.values() if isinstance(bots, Mapping) else bots
+    if all(type(bot) is RandomBot and type(bot.rng) is random.Random for bot in seats):
+        _play_random(game, bots, error, names)
     while deal.phase != OVER:  # not deal.over
         seat = deal.turn
         bot = bots[seat]
@@ -137,6 +142,38 @@ def _play_trusted(game: Game, bots: Sequence[Bot] | Mapping[int, Bot],
             who = repr(names[seat] if names is not None else bot.name)
             raise illegal_move(error, f"bot {who}", seat, move, str(refused), game) from None
     game._finish_deal()  # what Game.play does once a move ends the deal
+
+
+def _play_random(game: Game, bots: Sequence[Bot] | Mapping[int, Bot],
+                 error: type[Rummy500Error], names: Sequence[str] | None) -> None:
+    """The trusted loop with only random bots: RandomBot.pick written out (the same draw
+    from the same bits), up to the end of the deal or a position with no legal move (left
+    to :func:`_play_trusted`, whose pick refuses it as RandomBot.pick does)."""
+    deal = game.deal
+    position = deal.position
+    apply = deal._apply
+    draws: Sequence[Callable[[int], int]] | Mapping[int, Callable[[int], int]]
+    if isinstance(bots, Mapping):
+        draws = {seat: bot.rng.getrandbits for seat, bot in bots.items()}
+    else:
+        draws = [bot.rng.getrandbits for bot in bots]
+    while deal.phase != OVER:
+        moves = legal_moves(position())
+        count = len(moves)
+        if not count:
+            return
+        seat = deal.turn
+        draw = draws[seat]
+        bits = count.bit_length()
+        index = draw(bits)
+        while index >= count:
+            index = draw(bits)
+        move = moves[index]
+        try:
+            apply(move)
+        except IllegalMoveError as refused:
+            who = repr(names[seat] if names is not None else bots[seat].name)
+            raise illegal_move(error, f"bot {who}", seat, move, str(refused), game) from None
 
 
 __all__ = ["Played", "ask", "check_move", "illegal_move", "play_out"]
