@@ -301,6 +301,7 @@ def _play_moves(pos: Position) -> list[Move]:
         if len(pieces) + keep <= count
     ]
     if count > keep:
+        hit_moves = _HITS
         for meld in melds:
             fits = meld.fits
             if not fits:
@@ -311,7 +312,9 @@ def _play_moves(pos: Position) -> list[Move]:
                 continue
             hits = fits & faces
             if hits:
-                candidates.extend(_layoff_move(LAYOFF, f, meld.number) for f in iter_bits(hits))
+                key = hits << 16 | meld.number
+                found = hit_moves.get(key)
+                candidates += found if found is not None else _hit_layoffs(key)
             if wild:
                 candidates.extend(
                     _layoff_move(LAYOFF, DECLARED + f, meld.number) for f in iter_bits(fits)
@@ -331,6 +334,18 @@ def _play_moves(pos: Position) -> list[Move]:
     if (wild or persian) and kept != JOKER:
         candidates.append(Move(DISCARD, (JOKER,)))
     return candidates
+
+
+_HITS: dict[int, tuple[Move, ...]] = {}
+"""The lay-offs of held faces on one meld, keyed by ``faces << 16 | meld number``, lowest
+face first (a table of at most 108 cards holds far fewer than 65,536 melds)."""
+
+
+def _hit_layoffs(key: int) -> tuple[Move, ...]:
+    number = key & 0xFFFF
+    found = _HITS[key] = tuple(_layoff_move(LAYOFF, face, number)
+                               for face in iter_bits(key >> 16))
+    return found
 
 
 _CHUNKS: dict[int, tuple[Move, ...]] = {}
