@@ -68,6 +68,23 @@ def status_table(title: str, rules: Rules, deal: int, stock: int, right: str,
     return line
 
 
+def table_layout() -> ComposeResult:
+    """The widgets of a table screen, local or online, top to bottom."""
+    yield Words(id="status")
+    yield FlowBar(id="players")
+    with VerticalScroll(id="table"):
+        yield Strip("the pile is empty", id="pile")
+        yield MeldList(id="melds")
+    # min_width: RichLog renders every line at least 78 cells wide by default, wider
+    # than the log at 80 columns, so the last letter went under the scrollbar.
+    yield RichLog(id="log", wrap=True, max_lines=2000, auto_scroll=True, min_width=10)
+    yield Strip(id="hand")
+    yield Words(id="message")
+    yield Input(placeholder=": type a move, like take 7h, meld 7h 7d 7s or layoff 8h m2",
+                id="command")
+    yield Footer(compact=True, show_command_palette=False)
+
+
 class Board(TableWidgets, Screen[None]):
     """The table of one session, as the person at the screen sees it."""
 
@@ -111,19 +128,7 @@ class Board(TableWidgets, Screen[None]):
     # -- layout -----------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Words(id="status")
-        yield FlowBar(id="players")
-        with VerticalScroll(id="table"):
-            yield Strip("the pile is empty", id="pile")
-            yield MeldList(id="melds")
-        # min_width: RichLog renders every line at least 78 cells wide by default, wider
-        # than the log at 80 columns, so the last letter went under the scrollbar.
-        yield RichLog(id="log", wrap=True, max_lines=2000, auto_scroll=True, min_width=10)
-        yield Strip(id="hand")
-        yield Words(id="message")
-        yield Input(placeholder=": type a move, like take 7h, meld 7h 7d 7s or layoff 8h m2",
-                    id="command")
-        yield Footer(compact=True, show_command_palette=False)
+        yield from table_layout()
 
     def on_mount(self) -> None:
         self.query_one("#log", RichLog).border_title = "Log"

@@ -26,10 +26,9 @@ from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Input, RichLog, Static
+from textual.widgets import Input, RichLog, Static
 
 from ..cards import JOKER, face_of, parse_face, rank_of
 from ..client import Api, Closed, ServerError, TableConnection
@@ -41,7 +40,7 @@ from ..moves import (
     parse_piece,
 )
 from ..narrate import YOU, plural, verb
-from .board import Board, rank_order, status_table, suit_order
+from .board import Board, rank_order, status_table, suit_order, table_layout
 from .keys import (
     MOVE_BINDINGS,
     MoveKeys,
@@ -58,7 +57,6 @@ from .widgets import (
     MeldItem,
     MeldList,
     Strip,
-    Words,
     card_label,
 )
 from .words import side_label
@@ -177,17 +175,7 @@ class RemoteTableScreen(MoveKeys, Screen[None]):
     # -- layout -----------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Words(id="status")
-        yield FlowBar(id="players")
-        with VerticalScroll(id="table"):
-            yield Strip("the pile is empty", id="pile")
-            yield MeldList(id="melds")
-        yield RichLog(id="log", wrap=True, max_lines=2000, auto_scroll=True)
-        yield Strip(id="hand")
-        yield Words(id="message")
-        yield Input(placeholder=": type a move, like take 7h, meld 7h 7d 7s or layoff 8h m2",
-                    id="command")
-        yield Footer(compact=True, show_command_palette=False)
+        yield from table_layout()
 
     def on_mount(self) -> None:
         self.query_one("#log", RichLog).border_title = "Log"
