@@ -24,6 +24,8 @@ from .legal import (
     PLAY_PHASE,
     RUMMY_PHASE,
     Position,
+    _draw_moves,
+    _play_moves,
     claims,
     legal_moves,
     take_must_be_used,
@@ -237,6 +239,16 @@ class Deal:
         return self.phase == OVER
 
     def legal_moves(self) -> list[Move]:
+        return legal_moves(self.position())
+
+    def _listing(self) -> list[Move]:
+        """:meth:`legal_moves` with :meth:`position` and ``legal.legal_moves`` written out
+        (the same moves): what a random play-out asks before every move."""
+        phase = self.phase
+        if phase == DRAW_PHASE or (phase == PLAY_PHASE and self.rules.discard_taken_card):
+            position = _new_tuple(Position, (self.rules, phase, self.hands[self.turn], self.pile,
+                                             self.melds, len(self.stock), self.must_use, -1))
+            return _draw_moves(position) if phase == DRAW_PHASE else _play_moves(position)
         return legal_moves(self.position())
 
     def why_illegal(self, move: Move | str) -> str | None:

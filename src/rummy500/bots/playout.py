@@ -150,7 +150,7 @@ def _play_random(game: Game, bots: Sequence[Bot] | Mapping[int, Bot],
     from the same bits), up to the end of the deal or a position with no legal move (left
     to :func:`_play_trusted`, whose pick refuses it as RandomBot.pick does)."""
     deal = game.deal
-    position = deal.position
+    listing = deal._listing
     apply = deal._apply
     draws: Sequence[Callable[[int], int]] | Mapping[int, Callable[[int], int]]
     if isinstance(bots, Mapping):
@@ -158,7 +158,7 @@ def _play_random(game: Game, bots: Sequence[Bot] | Mapping[int, Bot],
     else:
         draws = [bot.rng.getrandbits for bot in bots]
     while deal.phase != OVER:
-        moves = legal_moves(position())
+        moves = listing()
         count = len(moves)
         if not count:
             return
