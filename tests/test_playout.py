@@ -84,6 +84,14 @@ def test_public_card_sets_come_as_cards() -> None:
     unseen = view.unseen_cards()
     assert unseen.bits == view.unseen() and not set(unseen) & set(view.hand_cards)
     assert len(unseen) == len(game.deal.stock) + game.deal.hands[1].bit_count()
+    deal = game.deal
+    stock, pile = deal.stock_cards(), deal.pile_cards()
+    assert isinstance(stock, Cards) and isinstance(pile, Cards)
+    assert len(stock) == len(deal.stock) and set(stock) == set(deal.stock)
+    assert list(pile) == sorted(deal.pile) and deal.pile[0] in pile
+    every = [deal.hand_cards(0), deal.hand_cards(1), stock, pile]
+    assert sum(map(len, every)) == len(deal.deck)  # each card in exactly one place
+    assert set().union(*map(set, every)) == set(deal.deck)
 
 
 def test_the_view_and_the_sampler_raise_typed_errors() -> None:

@@ -10,6 +10,7 @@ from . import position as _position
 from .cards import (
     JOKER,
     JOKER_MASK,
+    Cards,
     face_of,
     face_pretty,
     iter_bits,
@@ -237,6 +238,18 @@ class Deal:
     @property
     def over(self) -> bool:
         return self.phase == OVER
+
+    def hand_cards(self, seat: int) -> Cards:
+        """``seat``'s hand as :class:`Cards` (any seat's: a player sees only its own view)."""
+        return Cards(self.hands[seat])
+
+    def pile_cards(self) -> Cards:
+        """The discard pile as :class:`Cards` (its order: :attr:`pile`, bottom first)."""
+        return Cards(self.pile)
+
+    def stock_cards(self) -> Cards:
+        """The stock as :class:`Cards` (its order: :attr:`stock`, top first)."""
+        return Cards(self.stock)
 
     def legal_moves(self) -> list[Move]:
         return legal_moves(self.position())

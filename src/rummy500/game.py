@@ -170,7 +170,7 @@ class Game:
     def hand_cards(self, seat: int) -> Cards:
         """``seat``'s cards in the current deal as :class:`Cards` (any seat's: a player sees
         only its own, through :meth:`view`)."""
-        return Cards(self.deal.hands[seat])
+        return self.deal.hand_cards(seat)
 
     def legal_moves(self) -> list[Move]:
         return [] if self.finished else self.deal.legal_moves()
