@@ -30,7 +30,7 @@ from ..game import Game
 from ..legal import OVER, legal_moves
 from ..moves import Move
 from .base import Bot, Decision
-from .random_bot import RandomBot
+from .random_bot import RandomBot, draw_index
 
 
 class Played(NamedTuple):
@@ -58,6 +58,13 @@ def illegal_move(error: type[Rummy500Error], who: str, seat: int, move: Move, re
     """The error for bot ``who`` at ``seat`` choosing the illegal ``move`` (for ``reason``)."""
     return error(f"{who} at seat {seat} played {move}, which is illegal: {reason} "
                  f"(position: {game.deal.fen()})")
+
+
+def _refused(error: type[Rummy500Error], names: Sequence[str] | None, bot: Bot, seat: int,
+             move: Move, refused: IllegalMoveError, game: Game) -> Rummy500Error:
+    """The error for a play-out's bot whose move the engine refused."""
+    who = repr(names[seat] if names is not None else bot.name)
+    return illegal_move(error, f"bot {who}", seat, move, str(refused), game)
 
 
 def check_move(game: Game, seat: int, move: Move, who: str,
@@ -94,20 +101,15 @@ def play_out(
     clock = time.perf_counter
     deal = game.deal
     while not game.finished and not (deal.over if until is None else until(game)):
-        current = game.deal
-        seat = current.turn
+        seat = game.deal.turn
         bot = bots[seat]
         start = clock() if timed else 0.0
-        if reasons or bot.needs_view:  # ask(), written out: the loop of every simulation
-            move, reason = bot.decide(game.view(seat))
-        else:
-            move, reason = bot.pick(current.legal_moves()), ""
+        move, reason = ask(bot, game, seat, reasons=reasons)
         ms = (clock() - start) * 1000.0 if timed else 0.0
         try:
             game.play(move, check=check)
         except IllegalMoveError as refused:
-            who = repr(names[seat] if names is not None else bot.name)
-            raise illegal_move(error, f"bot {who}", seat, move, str(refused), game) from None
+            raise _refused(error, names, bot, seat, move, refused, game) from None
         if on_move is not None:
             on_move(Played(seat, move, reason, ms))
 
@@ -139,8 +141,7 @@ def _play_trusted(game: Game, bots: Sequence[Bot] | Mapping[int, Bot],
             else:  # pragma: no cover - a bot's move as text is parsed and checked
                 deal.play(move, check=False)
         except IllegalMoveError as refused:
-            who = repr(names[seat] if names is not None else bot.name)
-            raise illegal_move(error, f"bot {who}", seat, move, str(refused), game) from None
+            raise _refused(error, names, bot, seat, move, refused, game) from None
     game._finish_deal()  # what Game.play does once a move ends the deal
 
 
@@ -163,17 +164,11 @@ def _play_random(game: Game, bots: Sequence[Bot] | Mapping[int, Bot],
         if not count:
             return
         seat = deal.turn
-        draw = draws[seat]
-        bits = count.bit_length()
-        index = draw(bits)
-        while index >= count:
-            index = draw(bits)
-        move = moves[index]
+        move = moves[draw_index(draws[seat], count)]
         try:
             apply(move)
         except IllegalMoveError as refused:
-            who = repr(names[seat] if names is not None else bots[seat].name)
-            raise illegal_move(error, f"bot {who}", seat, move, str(refused), game) from None
+            raise _refused(error, names, bots[seat], seat, move, refused, game) from None
 
 
 __all__ = ["Played", "ask", "check_move", "illegal_move", "play_out"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..errors import NotYourTurnError
 from ..moves import Move
@@ -25,12 +25,16 @@ class RandomBot(Bot):
         rng = self.rng
         if type(rng) is not random.Random:
             return rng.choice(moves)
-        # rng.choice(moves) written out, the same draw from the same bits (CPython's
-        # Random.choice and _randbelow_with_getrandbits; tests/test_random_pick.py holds them
-        # equal): the random bot picks once a move, the hot path of every simulation.
-        getrandbits = rng.getrandbits
-        bits = count.bit_length()
+        return moves[draw_index(rng.getrandbits, count)]
+
+
+def draw_index(getrandbits: Callable[[int], int], count: int) -> int:
+    """An index below ``count`` drawn as ``random.Random.choice`` draws it, from the same bits
+    (CPython's Random.choice and _randbelow_with_getrandbits, written out: the random bot
+    picks once a move, the hot path of every simulation; tests/test_random_pick.py holds
+    them equal)."""
+    bits = count.bit_length()
+    index = getrandbits(bits)
+    while index >= count:
         index = getrandbits(bits)
-        while index >= count:
-            index = getrandbits(bits)
-        return moves[index]
+    return index
