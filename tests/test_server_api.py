@@ -182,6 +182,20 @@ async def test_an_unknown_table_or_token_closes_with_4401(server: ServerProcess)
     assert closed.value.code == 4401
 
 
+async def test_a_send_after_the_server_closed_raises_closed_with_its_code(
+        server: ServerProcess) -> None:
+    import websockets
+
+    from rummy500.client import Closed, socket_url
+
+    socket = await websockets.connect(socket_url(server.base, "nosuchtable"))
+    connection = TableConnection(socket)
+    await socket.wait_closed()  # the server closed before any hello (the race of open())
+    with pytest.raises(Closed) as closed:
+        await connection.send({"type": "hello", "token": None})
+    assert closed.value.code == 4401
+
+
 async def test_api_client_reads_table_links() -> None:
     from rummy500.client import split_table_url
 

@@ -46,6 +46,13 @@ class Closed(Exception):
         self.reason = reason
 
 
+def _closed(closed: Any) -> Closed:
+    """:class:`Closed` with the code and reason the server closed with (websockets'
+    ``ConnectionClosed``)."""
+    received = closed.rcvd
+    return Closed(received.code if received else None, received.reason if received else "")
+
+
 def split_table_url(url: str) -> tuple[str, str]:
     """``http://host:port/t/<id>`` as the server's base URL and the table id."""
     parts = urlsplit(url)
@@ -144,7 +151,14 @@ class TableConnection:
         await self.socket.close()
 
     async def send(self, frame: dict[str, Any]) -> None:
-        await self.socket.send(json.dumps(frame))
+        """Send a frame; :class:`Closed` if the server has closed the connection (it may
+        close at once, for an unknown table, before the hello is out)."""
+        import websockets
+
+        try:
+            await self.socket.send(json.dumps(frame))
+        except websockets.ConnectionClosed as closed:
+            raise _closed(closed) from None
 
     async def next(self, timeout: float | None = None) -> dict[str, Any]:
         """The next frame (state and seq follow welcomes and updates)."""
@@ -153,9 +167,7 @@ class TableConnection:
         try:
             text = await asyncio.wait_for(self.socket.recv(), timeout)
         except websockets.ConnectionClosed as closed:
-            received = closed.rcvd
-            raise Closed(received.code if received else None,
-                         received.reason if received else "") from None
+            raise _closed(closed) from None
         frame: dict[str, Any] = json.loads(text)
         if self.keep_frames:
             self.frames.append(frame)
