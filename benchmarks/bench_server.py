@@ -48,10 +48,7 @@ import resource
 import secrets
 import signal
 import statistics
-import subprocess
-import sys
 import tempfile
-import threading
 import time
 import urllib.request
 from collections import Counter, deque
@@ -60,60 +57,16 @@ from multiprocessing.sharedctypes import Synchronized
 from pathlib import Path
 from typing import Any
 
+from rummy500.server.process import start_server
+
 POSTGRES_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 FRAMES_PER_SECOND = 18
 """What a client sends at most in any second (the server's limit is 20)."""
-START_TIMEOUT = 60.0
 CREATE_CONCURRENCY = 16
 CONNECT_CONCURRENCY = 64
 
 
-# -- the server ---------------------------------------------------------------------------------
-
-
-@dataclass
-class Served:
-    process: subprocess.Popen[str]
-    base: str
-    log: Path
-
-
-def start_server(database: str, log: Path) -> Served:
-    """``python -m rummy500 serve --port 0``: wait until it says where it listens."""
-    command = [sys.executable, "-m", "rummy500", "serve", "--port", "0", "--database",
-               database, "--pace", "0"]
-    with log.open("w") as errors:
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, text=True,
-                                   env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    found: list[str] = []
-
-    def read() -> None:
-        assert process.stdout is not None
-        for line in process.stdout:
-            found.append(line)
-
-    threading.Thread(target=read, daemon=True).start()
-    deadline = time.monotonic() + START_TIMEOUT
-    while time.monotonic() < deadline:
-        for line in list(found):
-            if "listening on http://" in line:
-                base = line.split("listening on ", 1)[1].strip().rstrip("/")
-                return Served(process, base, log)
-        if process.poll() is not None:
-            break
-        time.sleep(0.05)
-    process.kill()
-    raise RuntimeError(f"serve did not start:\n{log.read_text()}")
-
-
-def stop_server(served: Served) -> None:
-    if served.process.poll() is None:
-        served.process.send_signal(signal.SIGTERM)
-        try:
-            served.process.wait(30)
-        except subprocess.TimeoutExpired:
-            served.process.kill()
-            served.process.wait(10)
+# -- the server's process (started by rummy500.server.process) ----------------------------
 
 
 def rss_kib(pid: int) -> int | None:
@@ -476,7 +429,7 @@ def run_once(database: str, url: str, args: argparse.Namespace, log_dir: Path) -
 
     workers = max(1, min(args.workers, args.tables))
     result = Result(database, args.tables, args.tables * 4, workers, args.rate, args.seconds)
-    served = start_server(url, log_dir / f"serve-{database}.log")
+    served = start_server(url, log_dir / database)
     context = multiprocessing.get_context("fork")
     start = context.Value("d", 0.0, lock=False)
     end = context.Value("d", 0.0, lock=False)
@@ -523,7 +476,7 @@ def run_once(database: str, url: str, args: argparse.Namespace, log_dir: Path) -
             next_sample = 0.0
             while (now := time.monotonic()) - measured < args.seconds:
                 if served.process.poll() is not None:
-                    raise RuntimeError(f"the server died:\n{served.log.read_text()[-3000:]}")
+                    raise RuntimeError(f"the server died:\n{served.errors()[-3000:]}")
                 if now - measured >= next_sample:
                     rss = rss_kib(served.process.pid)
                     if rss is not None:
@@ -575,7 +528,7 @@ def run_once(database: str, url: str, args: argparse.Namespace, log_dir: Path) -
             process.join(10)
             if process.is_alive():
                 process.kill()
-        stop_server(served)
+        served.stop()
     return result
 
 

@@ -12,88 +12,18 @@ import asyncio
 import os
 import random
 import secrets
-import signal
-import subprocess
-import sys
-import threading
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from rummy500.client import Api, TableConnection
+from rummy500.client import TableConnection
 from rummy500.game import Game
+from rummy500.server.process import ServerProcess as ServerProcess  # for the tests
+from rummy500.server.process import start_server as start_server
 
 POSTGRES_ADMIN = os.environ.get("RUMMY500_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
-START_TIMEOUT = 60.0
-
-
-@dataclass
-class ServerProcess:
-    """One ``serve`` process; ``base`` is its address (``http://127.0.0.1:PORT``)."""
-
-    database: str
-    process: subprocess.Popen[str]
-    base: str
-    log: Path
-    lines: list[str] = field(default_factory=list)
-
-    @property
-    def api(self) -> Api:
-        return Api(self.base)
-
-    def kill(self) -> None:
-        """kill -9: no chance to finish anything."""
-        if self.process.poll() is None:
-            os.kill(self.process.pid, signal.SIGKILL)
-            self.process.wait(10)
-
-    def stop(self, sig: int = signal.SIGTERM) -> int:
-        if self.process.poll() is None:
-            os.kill(self.process.pid, sig)
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                self.kill()
-        return self.process.returncode
-
-    def errors(self) -> str:
-        return self.log.read_text(encoding="utf-8", errors="replace")
-
-
-def start_server(database: str, log_dir: Path, *, pace: float = 0.0,
-                 extra: tuple[str, ...] = ()) -> ServerProcess:
-    """Start ``python -m rummy500 serve`` and wait until it says where it listens."""
-    log_dir.mkdir(parents=True, exist_ok=True)
-    log = log_dir / f"serve-{secrets.token_hex(4)}.log"
-    command = [sys.executable, "-m", "rummy500", "serve", "--port", "0", "--database",
-               database, "--pace", str(pace), *extra]
-    with log.open("w") as errors:
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, text=True,
-                                   env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    found: list[str] = []
-
-    def read() -> None:
-        assert process.stdout is not None
-        for line in process.stdout:
-            found.append(line)
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    waited = 0.0
-    while waited < START_TIMEOUT:
-        for line in found:
-            if "listening on http://" in line:
-                base = line.split("listening on ", 1)[1].strip().rstrip("/")
-                return ServerProcess(database, process, base, log, found)
-        if process.poll() is not None:
-            break
-        threading.Event().wait(0.05)
-        waited += 0.05
-    process.kill()
-    raise RuntimeError(f"serve did not start: {log.read_text()}")
 
 
 def postgres_unreachable(reason: str) -> None:
