@@ -22,6 +22,7 @@ from rummy500.cli import main
 from rummy500.client import TableConnection, split_table_url
 from rummy500.commands.play_join import join
 from rummy500.tui.remote import RemoteApp, RemoteTableScreen, meld_of, numbered
+from rummy500.tui.screens import SheetScreen
 from rummy500.tui.tokens import HeldSeat, SeatTokens
 from serverkit import ServerProcess, Servers, seat_body
 
@@ -261,6 +262,48 @@ async def test_takes_an_open_seat_keeps_its_token_and_takes_it_again(
     # The token works: the seat's own state, hand and all.
     async with await TableConnection.open(serve.base, made["table"], again.token) as seat:
         assert seat.seat == 1 and len(seat.state["hand"]) > 0
+
+
+@pytest.mark.asyncio
+async def test_a_finished_deal_shows_its_score_sheet_over_the_table(
+        serve: ServerProcess, tmp_path: Path) -> None:
+    """The seat melds what it can and discards; when the deal ends the sheet comes up
+    with the server's figures and the table as the deal ended; Enter goes back."""
+    made = await create(serve, seat_body("person", "expert", seed=11))
+    url = table_url(serve, made["table"])
+    SeatTokens(tmp_path).put(serve.base, made["table"], HeldSeat(0, made["token"], "Ann"))
+    joined = await join(url, tmp_path)
+    app = RemoteApp(joined)
+    async with app.run_test(size=BIG) as pilot:
+        screen = screen_of(app)
+        await until(pilot, lambda: bool(screen.state.get("hand")), "the deal")
+        while not screen.state.get("deals"):
+            await until(pilot, lambda: screen.acting() or bool(screen.state.get("deals")),
+                        "my turn or the deal's end", timeout=60)
+            if screen.state.get("deals"):
+                break
+            legal = screen.state["legal"]
+            choice = next((move for kind in ("meld", "layoff", "draw", "discard")
+                           for move in legal if move.startswith(kind)), legal[0])
+            await screen.send(choice)
+            await until(pilot, lambda: screen.pending is None, f"the answer to {choice}")
+        await until(pilot, lambda: isinstance(app.screen, SheetScreen), "the score sheet")
+        sheet_screen = app.screen
+        assert isinstance(sheet_screen, SheetScreen) and sheet_screen.online
+        sheet = sheet_screen.sheet
+        dealt = screen.state["deals"][0]
+        assert sheet.number == 1
+        assert [row.deal for row in sheet.rows] == dealt["scores"]
+        assert [(row.table, row.hand) for row in sheet.rows] == list(
+            zip(dealt["melded"], dealt["in_hand"], strict=True))
+        assert [row.who for row in sheet.rows] == ["You", screen.names[1]]
+        assert sheet.table and sheet.table[-1].startswith("pile: ")
+        shown = "\n".join(str(widget.render()) for widget in sheet_screen.query("Words"))
+        assert "Deal 1 is over" in shown and "Enter or Esc: back to the table" in shown
+        log = "\n".join(line.text for line in screen.query_one("#log", RichLog).lines)
+        assert "Deal 1 is over" in log
+        await pilot.press("enter")
+        await until(pilot, lambda: app.screen is screen, "the table again")
 
 
 # -- the command line's refusals ------------------------------------------------------------------

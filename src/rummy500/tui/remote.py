@@ -39,7 +39,7 @@ from ..moves import (
     parse_move,
     parse_piece,
 )
-from ..narrate import YOU, plural, verb
+from ..narrate import YOU, cards_text, meld_text, plural, verb
 from .board import Board, rank_order, status_table, suit_order, table_layout
 from .keys import (
     MOVE_BINDINGS,
@@ -48,7 +48,8 @@ from .keys import (
     move_prompt,
     usable_faces,
 )
-from .screens import RulesScreen
+from .online_sheet import online_sheet
+from .screens import RulesScreen, SheetScreen
 from .widgets import (
     RED_ON_DARK,
     RED_ON_LIGHT,
@@ -279,17 +280,38 @@ class RemoteTableScreen(MoveKeys, Screen[None]):
         self.update_table()
 
     def take_state(self, state: dict[str, Any], seq: int) -> None:
-        mine = self.state.get("hand")
+        before = self.state
         self.state = state
         self.seq = seq
-        if state.get("hand") != mine:
+        if state.get("hand") != before.get("hand"):
             self.selected.clear()
         deals = state.get("deals") or []
-        if self._deals_logged < 0:
+        first = self._deals_logged < 0
+        if first:
             self._deals_logged = len(deals)
         for number in range(self._deals_logged, len(deals)):
             self.log_line(self.sheet_line(number + 1, deals[number]))
+        if deals and (len(deals) > self._deals_logged or (first and state.get("over"))):
+            # The finished deal's table is in whichever state still shows that deal.
+            ended = state if state.get("deal") == len(deals) else before
+            self.show_sheet(len(deals) - 1, ended if ended.get("deal") == len(deals) else {})
         self._deals_logged = len(deals)
+
+    def show_sheet(self, index: int, ended: dict[str, Any]) -> None:
+        """The score sheet of deal ``index`` over the table (a newer one replaces it)."""
+        if not self.is_attached:
+            return
+        names = self.names
+        table = [f"{entry['id']} {meld_text(meld_of(entry))} ("
+                 + ", ".join(dict.fromkeys(names[int(seat)] for seat in entry["by"])) + ")"
+                 for entry in ended.get("melds") or []]
+        if ended:
+            table.append("pile: " + (cards_text(numbered(faces_of(ended.get("pile") or [])))
+                                     or "empty"))
+        sheet = online_sheet(self.joined.rules, names, self.state, index, table)
+        if isinstance(self.app.screen, SheetScreen):
+            self.app.pop_screen()
+        self.app.push_screen(SheetScreen(sheet, online=True))
 
     async def send(self, text: str, typed: bool = False) -> None:
         connection = self.connection

@@ -103,7 +103,8 @@ def sheet_table(sheet: DealSheet) -> Table:
 
 
 class SheetScreen(ModalScreen[str]):
-    """A deal's score sheet; at the end of the game the winner and 'play again'."""
+    """A deal's score sheet; at the end of the game the winner and 'play again'. At an
+    online table (``online``) the server deals on by itself: the sheet only closes."""
 
     DEFAULT_CSS = MODAL_CSS.format(name="SheetScreen") + """
     SheetScreen .outcome { text-style: bold; margin-top: 1; }
@@ -114,13 +115,15 @@ class SheetScreen(ModalScreen[str]):
         Binding("a", "again", "Play again", show=False),
         Binding("s", "setup", "Set-up", show=False),
         Binding("q", "quit_game", "Quit", show=False),
+        Binding("escape", "close", "Close", show=False),
         Binding("up", "scroll(-1)", "Scroll up", show=False),
         Binding("down", "scroll(1)", "Scroll down", show=False),
     ]
 
-    def __init__(self, sheet: DealSheet) -> None:
+    def __init__(self, sheet: DealSheet, online: bool = False) -> None:
         super().__init__()
         self.sheet = sheet
+        self.online = online
 
     def compose(self) -> ComposeResult:
         sheet = self.sheet
@@ -129,14 +132,17 @@ class SheetScreen(ModalScreen[str]):
             yield Words(sheet_table(sheet))
             for note in sheet.notes:
                 yield Words(note, classes="note")
-            yield Words("Cards left in hand:", classes="note")
+            if sheet.hands:
+                yield Words("Cards left in hand:", classes="note")
             for who, cards in sheet.hands:
                 yield Words(f"  {who}: {cards}", classes="note")
             if sheet.table:
                 yield Words("The table as the deal ended: " + "; ".join(sheet.table) + ".",
                             classes="note table")
             yield Words(sheet.outcome, classes="outcome")
-            if sheet.finished:
+            if self.online:
+                keys = "Enter or Esc: back to the table"
+            elif sheet.finished:
                 keys = "Enter or a: play again · s: a new set-up · q: quit"
             else:
                 keys = "Enter: deal the next hand"
@@ -144,21 +150,28 @@ class SheetScreen(ModalScreen[str]):
             yield Words(keys, classes="keys")
 
     def action_next(self) -> None:
-        self.dismiss("again" if self.sheet.finished else "next")
+        if self.online:
+            self.dismiss("close")
+        else:
+            self.dismiss("again" if self.sheet.finished else "next")
+
+    def action_close(self) -> None:
+        if self.online:
+            self.dismiss("close")
 
     def action_scroll(self, lines: int) -> None:
         self.query_one(Vertical).scroll_relative(y=lines, animate=False)
 
     def action_again(self) -> None:
-        if self.sheet.finished:
+        if self.sheet.finished and not self.online:
             self.dismiss("again")
 
     def action_setup(self) -> None:
-        if self.sheet.finished:
+        if self.sheet.finished and not self.online:
             self.dismiss("setup")
 
     def action_quit_game(self) -> None:
-        if self.sheet.finished:
+        if self.sheet.finished and not self.online:
             self.dismiss("quit")
 
 

@@ -88,7 +88,6 @@ def deal_sheet(game: Game, names: Sequence[str], index: int) -> DealSheet:
     sides = rules.sides(players)
     totals = [sum(r.scores[side] for r in game.results[: index + 1]) for side in range(sides)]
     last = index == len(game.results) - 1
-    points = points_for(rules)
     if last and game.finished:
         totals = list(game.totals)
     rows = []
@@ -98,19 +97,8 @@ def deal_sheet(game: Game, names: Sequence[str], index: int) -> DealSheet:
                              sum(result.melded[s] for s in seats),
                              sum(result.in_hand[s] for s in seats),
                              result.scores[side], totals[side]))
-    notes = []
-    if result.went_out is not None and points.going_out_bonus:
-        side = rules.side_of(result.went_out)
-        notes.append(f"{side_label(rules, names, side)}: +{points.going_out_bonus} "
-                     "for going out")
-    if rules.add_hand_to_winner:
-        notes.append("Add Opponent's Hand: hands are not subtracted; whoever went out adds "
-                     "the others' hands")
-    else:
-        notes.append("deal score = points on the table − points in hand")
-    if last and game.finished and game.winner is not None and points.final_bonus:
-        notes.append(f"{side_label(rules, names, game.winner)}: +{points.final_bonus} "
-                     "final bonus")
+    notes = sheet_notes(rules, names, result.went_out,
+                        game.winner if last and game.finished else None)
     hands = tuple((names[seat], hand_text(deal.hands[seat]) if deal.hands[seat] else "—")
                   for seat in range(players))
     table = [f"{meld.name} {meld_text(meld)} ("
@@ -122,20 +110,50 @@ def deal_sheet(game: Game, names: Sequence[str], index: int) -> DealSheet:
                      tuple(table))
 
 
+def sheet_notes(rules: Rules, names: Sequence[str], went_out: int | None,
+                final_winner: int | None) -> list[str]:
+    """How a deal's score sheet adds up: the going-out bonus, the rule of the sums, and the
+    final bonus on the sheet that ends the game (``final_winner``: the side that won it)."""
+    points = points_for(rules)
+    notes = []
+    if went_out is not None and points.going_out_bonus:
+        side = rules.side_of(went_out)
+        notes.append(f"{side_label(rules, names, side)}: +{points.going_out_bonus} "
+                     "for going out")
+    if rules.add_hand_to_winner:
+        notes.append("Add Opponent's Hand: hands are not subtracted; whoever went out adds "
+                     "the others' hands")
+    else:
+        notes.append("deal score = points on the table − points in hand")
+    if final_winner is not None and points.final_bonus:
+        notes.append(f"{side_label(rules, names, final_winner)}: +{points.final_bonus} "
+                     "final bonus")
+    return notes
+
+
 def outcome_words(game: Game, names: Sequence[str], totals: Sequence[int]) -> str:
     """Who won and by how much, or a draw; during the game, who leads."""
-    rules = game.rules
-    if game.finished:
-        if game.winner is None:
+    return standing_words(game.rules, names, totals, finished=game.finished,
+                          winner=game.winner, margin=game.margin,
+                          deals_played=len(game.results))
+
+
+def standing_words(rules: Rules, names: Sequence[str], totals: Sequence[int], *,
+                   finished: bool, winner: int | None, margin: int,
+                   deals_played: int) -> str:
+    """:func:`outcome_words` from the figures alone (an online seat has no :class:`Game`):
+    ``totals`` per side; ``margin``, the winner's lead over the next side at the end."""
+    if finished:
+        if winner is None:
             return "The game is a draw."
-        who = side_label(rules, names, game.winner)
+        who = side_label(rules, names, winner)
         wins = "win" if rules.partnership or who == YOU else "wins"
-        return f"{who} {wins} the game by {plural(game.margin, 'point')}."
+        return f"{who} {wins} the game by {plural(margin, 'point')}."
     best = max(totals)
     leaders = [side for side, total in enumerate(totals) if total == best]
     goal = f" (to {rules.target_score})" if rules.target_score is not None else ""
     if rules.max_deals is not None:
-        left = rules.max_deals - len(game.results)
+        left = rules.max_deals - deals_played
         goal += f", {left} deal{'s' if left != 1 else ''} to go"
     if len(leaders) > 1:
         return f"Level at {best}{goal}."
