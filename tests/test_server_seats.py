@@ -92,3 +92,17 @@ async def test_presence_is_told_to_everyone(lone: ServerProcess) -> None:
         frame = await watcher.next(10)
     assert [s["connected"] for s in frame["seats"]] == [False, False, True]
     await watcher.close()
+
+
+async def test_seats_are_named_apart(lone: ServerProcess) -> None:
+    """Two computer players of one kind are numbered as in the local game; an unnamed
+    person is ``Seat N``; a name given is kept."""
+    body = seat_body("person", "expert", "simple", "expert", "person")
+    body["seats"][4]["name"] = "Dee"
+    made = await lone.api.create_table(body)
+    summary = await lone.api.summary(made["table"])
+    assert [seat["name"] for seat in summary["seats"]] == [
+        "Seat 1", "Expert 1", "Simple", "Expert 2", "Dee"]
+    async with await TableConnection.open(lone.base, made["table"], made["token"]) as ann:
+        assert [seat["name"] for seat in ann.state["seats"]] == [
+            "Seat 1", "Expert 1", "Simple", "Expert 2", "Dee"]

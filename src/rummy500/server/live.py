@@ -20,7 +20,7 @@ from ..moves import Move, parse_move
 from ..record import game_record
 from ..rules import rules_from_record
 from ..session.session import BotTurn
-from ..session.settings import bot_title
+from ..session.settings import bot_seat_names
 from ..session.state import deal_event, move_event, seat_state
 
 PERSON = "person"
@@ -43,13 +43,6 @@ class Seat:
     @property
     def open(self) -> bool:
         return self.kind == PERSON and self.token_hash is None
-
-    def display_name(self) -> str:
-        if self.name:
-            return self.name
-        if self.kind == BOT and self.bot:
-            return bot_title(self.bot)
-        return f"Seat {self.seat + 1}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,9 +184,11 @@ class LiveTable:
 
     def seats_json(self) -> list[dict[str, Any]]:
         shown = []
-        for seat in self.seats:
+        bots = bot_seat_names([seat.bot if seat.kind == BOT else None for seat in self.seats])
+        for seat, bot in zip(self.seats, bots, strict=True):
             entry: dict[str, Any] = {
-                "seat": seat.seat, "kind": seat.kind, "name": seat.display_name(),
+                "seat": seat.seat, "kind": seat.kind,
+                "name": seat.name or bot or f"Seat {seat.seat + 1}",
                 "connected": seat.kind == BOT or self.connected.get(seat.seat, False),
                 "open": seat.open,
             }

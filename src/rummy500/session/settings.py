@@ -46,6 +46,20 @@ def bot_title(name: str) -> str:
     return name[:1].upper() + name[1:]
 
 
+def bot_seat_names(kinds: Sequence[str | None]) -> list[str | None]:
+    """The name of each computer player's seat (``kinds``: a bot name, or None for a
+    person): ``Expert``, or ``Expert 1``, ``Expert 2``… when the same bot sits twice."""
+    names: list[str | None] = []
+    for seat, kind in enumerate(kinds):
+        if kind is None:
+            names.append(None)
+        elif kinds.count(kind) == 1:
+            names.append(bot_title(kind))
+        else:
+            names.append(f"{bot_title(kind)} {kinds[:seat].count(kind) + 1}")
+    return names
+
+
 @dataclass(frozen=True, slots=True)
 class TableSettings:
     """A game's set-up: preset and options, one entry per seat (``person`` or a bot name)."""
@@ -99,19 +113,16 @@ class TableSettings:
     def seat_names(self) -> list[str]:
         """A short name for every seat: the chosen ones, else ``You``, ``Player 2``, ``Expert``."""
         people = self.people
-        bots = [kind for kind in self.seats if kind != PERSON]
+        bots = bot_seat_names([None if kind == PERSON else kind for kind in self.seats])
         names = []
-        for seat, kind in enumerate(self.seats):
+        for seat, bot in enumerate(bots):
             given = self.names[seat].strip() if seat < len(self.names) else ""
             if given:
                 names.append(given[:NAME_LENGTH])
-            elif kind == PERSON:
+            elif bot is None:
                 names.append("You" if len(people) == 1 else f"Player {people.index(seat) + 1}")
-            elif bots.count(kind) == 1:
-                names.append(bot_title(kind))
             else:
-                same = [s for s in range(seat) if self.seats[s] == kind]
-                names.append(f"{bot_title(kind)} {len(same) + 1}")
+                names.append(bot)
         return names
 
     def to_data(self) -> dict[str, Any]:
