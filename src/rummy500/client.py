@@ -97,6 +97,11 @@ class Api:
         return await self.call("POST", f"/api/tables/{table}/seats/{seat}",
                                {} if name is None else {"name": name})
 
+    async def again(self, table: str, token: str) -> dict[str, Any]:
+        """The next game of the finished ``table``, with this seat's own seat taken in it:
+        ``{"table", "url", "seat", "token"}`` (made by this call, or by someone before)."""
+        return await self.call("POST", f"/api/tables/{table}/again", {"token": token})
+
     async def summary(self, table: str) -> dict[str, Any]:
         return await self.call("GET", f"/api/tables/{table}")
 
@@ -177,8 +182,10 @@ class TableConnection:
             self.seq = frame["seq"]
             if kind == "welcome":
                 self.seat = frame["seat"]
-        elif kind == "seats" and self.state:
+        elif kind == "seats" and self.state and isinstance(frame.get("seats"), list):
             self.state["seats"] = [{k: v for k, v in s.items()} for s in frame["seats"]]
+        elif kind == "next" and self.state and isinstance(frame.get("table"), str):
+            self.state["next"] = frame["table"]
         return frame
 
     @property

@@ -39,6 +39,7 @@ log = logging.getLogger("rummy500.server")
 BODY_LIMIT = 16 * 1024
 TAKEOVER_LIMIT = 24 * 3600
 SEED_LIMIT = 2**63
+TOKEN_LIMIT = 128
 CLOSE_TOO_BIG = 1009
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
@@ -174,6 +175,30 @@ def create_app(store: Store, *, pace: float = 0.8, extra_routes: list[BaseRoute]
             raise ApiError(409, "seat_taken", "someone already sits there")
         return JSONResponse({"seat": seat, "token": token})
 
+    async def again(request: Request) -> Response:
+        table_id = _table_id(request)
+        data = await read_json(request)
+        table = await hub.table(table_id)
+        if table is None:
+            raise ApiError(404, "not_found", "there is no such table")
+        token = data.get("token")
+        if not isinstance(token, str) or not 0 < len(token) <= TOKEN_LIMIT:
+            raise ApiError(400, "bad_request",
+                           'send {"token": "<your seat token at this table>"}')
+        seat = await hub.seat_of(table_id, token)
+        if seat is None:
+            raise ApiError(403, "bad_token", "that token holds no seat at this table")
+        if not table.game.finished:
+            raise ApiError(409, "not_over", "the next game can start once this one is over")
+        outcome, next_id, new_token = await hub.again(table, seat)
+        if outcome == "unknown" or next_id is None:
+            raise ApiError(404, "not_found", "there is no such table")
+        if outcome == "taken":
+            raise ApiError(409, "seat_taken", "your seat at the next game is taken already")
+        return JSONResponse({"table": next_id, "url": f"/t/{next_id}", "seat": seat,
+                             "token": new_token},
+                            status_code=201 if outcome == "created" else 200)
+
     async def summary(request: Request) -> Response:
         table = await hub.table(_table_id(request))
         if table is None:
@@ -224,6 +249,7 @@ def create_app(store: Store, *, pace: float = 0.8, extra_routes: list[BaseRoute]
         Route("/api/tables/{table}", summary, methods=["GET"]),
         Route("/api/tables/{table}/record", record, methods=["GET"]),
         Route("/api/tables/{table}/seats/{seat}", take_seat, methods=["POST"]),
+        Route("/api/tables/{table}/again", again, methods=["POST"]),
         WebSocketRoute("/ws/{table}", socket),
         *(extra_routes or []),
     ]

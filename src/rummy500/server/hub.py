@@ -139,7 +139,8 @@ class Hub:
         if stored is None:
             return None
         changes = [c for c in stored.changes if upto is None or c.seq <= upto]
-        table = LiveTable.rebuild(table_id, stored.spec, stored.seats, changes)
+        table = LiveTable.rebuild(table_id, stored.spec, stored.seats, changes,
+                                  stored.next_table)
         self._presence_into(table)
         self.live[table_id] = table
         self.touched[table_id] = time.monotonic()
@@ -202,6 +203,68 @@ class Hub:
                 await self._catch_up(table)
                 self._drive(table)
         return "ok", token
+
+    # -- the next game ----------------------------------------------------------------------
+
+    async def seat_of(self, table_id: str, token: str) -> int | None:
+        """The seat ``token`` holds at the table (None: no seat of it)."""
+        from .security import token_hash
+
+        wanted = token_hash(token)
+        async with self.locks[table_id]:
+            table = self.live.get(table_id) or await self._load(table_id)
+            if table is None:
+                return None
+            seat = _seat_with(table, wanted)
+            if seat is None:  # perhaps seated through another process just now
+                table.seats = await self.store.seats_of(table_id)
+                seat = _seat_with(table, wanted)
+            return seat
+
+    async def again(self, old: LiveTable, seat: int) -> tuple[str, str | None, str | None]:
+        """``seat`` of the finished table ``old`` takes its own seat at the next game:
+        ``(outcome, next table, token)``, where outcome is ``created`` (this call made the
+        next table), ``ok``, ``taken`` or ``unknown``. Exactly one next table is made, however
+        many processes ask at once: the database's compare and set decides."""
+        from .security import new_table_id, new_token, token_hash
+
+        next_id = old.next_table
+        if next_id is None:
+            token = new_token()
+            table = old.again(new_table_id(), seat, token_hash(token))
+            made = []
+            start = table.start_change()
+            if start is not None:
+                table.apply(start)
+                made.append(start)
+            winner = await self.store.create_next(old.id, table.id, table.spec, table.seats,
+                                                  made)
+            if winner is None:
+                return "unknown", None, None
+            if winner == table.id:
+                async with self.locks[table.id]:
+                    self.live[table.id] = table
+                    self.touched[table.id] = time.monotonic()
+                    self.last_local.add(table.id)
+                    self._drive(table)
+                await self._learn_next(old.id, table.id)
+                return "created", table.id, token
+            next_id = winner
+            await self._learn_next(old.id, next_id)
+        entry = old.seats[seat]
+        outcome, taken = await self.take_seat(next_id, seat, entry.name)
+        return outcome, next_id, taken
+
+    async def _learn_next(self, table_id: str, next_id: str) -> None:
+        """The next game of ``table_id`` is ``next_id``: every client of it hears so, once."""
+        async with self.locks[table_id]:
+            table = self.live.get(table_id)
+            if table is None or table.next_table is not None:
+                return
+            table.next_table = next_id
+            frame = json.dumps({"type": "next", "table": next_id, "url": f"/t/{next_id}"})
+            for client in list(self.clients.get(table_id, ())):
+                client.send(frame)
 
     # -- connections ------------------------------------------------------------------------
 
@@ -360,6 +423,11 @@ class Hub:
             if table is not None:
                 async with self.locks[table_id]:
                     await self._presence_changed(table, int(payload["s"]), tell=False)
+            return
+        if "next" in payload:
+            next_id = payload["next"]
+            if isinstance(next_id, str):
+                await self._learn_next(table_id, next_id)
             return
         table = self.live.get(table_id)
         if table is None:

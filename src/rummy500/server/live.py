@@ -9,6 +9,7 @@ holds: the state after a restart is the state of the last stored change.
 from __future__ import annotations
 
 import random
+import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +30,7 @@ STANDIN_BOT = "expert"
 """The computer player that plays a disconnected person's turns."""
 
 WAITING, PLAYING, OVER = "waiting", "playing", "over"
+SEED_LIMIT = 2**63
 
 
 @dataclass(slots=True)
@@ -93,6 +95,8 @@ class LiveTable:
     shared: dict[str, Any] = field(default_factory=dict)
     """The public part of every seat's state at change ``shared_seq``."""
     shared_seq: int = -1
+    next_table: str | None = None
+    """The table of the next game, once someone asked for one (``POST …/again``)."""
 
     def __post_init__(self) -> None:
         rules = rules_from_record(self.spec.rules)
@@ -101,8 +105,9 @@ class LiveTable:
 
     @classmethod
     def rebuild(cls, table_id: str, spec: Spec, seats: list[Seat],
-                changes: Iterable[Change]) -> LiveTable:
+                changes: Iterable[Change], next_table: str | None = None) -> LiveTable:
         table = cls(table_id, spec, seats)
+        table.next_table = next_table
         for change in changes:
             table.apply(change)
         return table
@@ -204,7 +209,9 @@ class LiveTable:
         (the states share those lists: read them, never change them)."""
         if self.shared_seq != self.seq:
             self.shared, self.shared_seq = {}, self.seq
-        return seat_state(self.game, seat, self.seats_json(), self.shared)
+        state = seat_state(self.game, seat, self.seats_json(), self.shared)
+        state["next"] = self.next_table
+        return state
 
     def summary(self) -> dict[str, Any]:
         """The public summary: never a hidden card."""
@@ -212,6 +219,7 @@ class LiveTable:
             "table": self.id, "rules": self.game.rules.to_record(), "players": self.spec.players,
             "seats": self.seats_json(), "status": self.status, "totals": list(self.game.totals),
             "deal": len(self.game.deals), "seq": self.seq, "takeover_s": self.spec.takeover_s,
+            "next": self.next_table,
         }
         if self.spec.seeded:
             summary["seeded"] = True
@@ -219,6 +227,19 @@ class LiveTable:
 
     def record(self) -> dict[str, Any]:
         return game_record(self.game)
+
+    def again(self, table_id: str, seat: int, token_hash: str) -> LiveTable:
+        """The next game of this table, ``table_id``: the same rules, players, seats, names
+        and ``takeover_s``; a new secret seed (seed + 1 for a table created with a seed);
+        every person seat open but ``seat``, which ``token_hash`` holds."""
+        spec = self.spec
+        seed = (spec.seed + 1) % SEED_LIMIT if spec.seeded else secrets.randbelow(SEED_LIMIT)
+        new_spec = Spec(rules=dict(spec.rules), players=spec.players, seed=seed,
+                        takeover_s=spec.takeover_s, seeded=spec.seeded, budget=spec.budget)
+        seats = [Seat(entry.seat, entry.kind, entry.bot, entry.name,
+                      token_hash if entry.seat == seat and entry.kind == PERSON else None)
+                 for entry in self.seats]
+        return LiveTable(table_id, new_spec, seats)
 
 
 __all__ = ["BOT", "OVER", "PERSON", "PLAYING", "STANDIN_BOT", "WAITING", "Change", "LiveTable",

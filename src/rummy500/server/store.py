@@ -49,6 +49,7 @@ tables = Table(
     Column("seq", Integer, nullable=False),
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False),
+    Column("next_table", String(64)),
 )
 
 seats = Table(
@@ -139,6 +140,8 @@ class Stored:
     seats: list[Seat]
     changes: list[Change]
     seq: int
+    next_table: str | None = None
+    """The table of the next game (``POST /api/tables/<id>/again``), once someone asked."""
 
 
 class Store:
@@ -174,17 +177,42 @@ class Store:
 
     async def create(self, table_id: str, spec: Spec, seat_rows: Sequence[Seat],
                      made: Sequence[Change]) -> None:
+        async with self.engine.begin() as conn:
+            await self._insert_table(conn, table_id, spec, seat_rows, made)
+
+    async def _insert_table(self, conn: AsyncConnection, table_id: str, spec: Spec,
+                            seat_rows: Sequence[Seat], made: Sequence[Change]) -> None:
         now = time.time()
         seq = made[-1].seq if made else 0
-        async with self.engine.begin() as conn:
-            await conn.execute(tables.insert().values(
-                id=table_id, spec=json.dumps(spec.to_data()), seq=seq,
-                status=PLAYING if made else WAITING, created=now, updated=now))
-            await conn.execute(seats.insert(), [
-                {"table_id": table_id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
-                 "name": s.name, "token_hash": s.token_hash} for s in seat_rows])
-            if made:
-                await self._insert_changes(conn, table_id, made, now)
+        await conn.execute(tables.insert().values(
+            id=table_id, spec=json.dumps(spec.to_data()), seq=seq,
+            status=PLAYING if made else WAITING, created=now, updated=now))
+        await conn.execute(seats.insert(), [
+            {"table_id": table_id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
+             "name": s.name, "token_hash": s.token_hash} for s in seat_rows])
+        if made:
+            await self._insert_changes(conn, table_id, made, now)
+
+    async def create_next(self, old_id: str, table_id: str, spec: Spec,
+                          seat_rows: Sequence[Seat], made: Sequence[Change]) -> str | None:
+        """Create ``table_id`` as the next game of ``old_id``, unless someone did first
+        (compare and set on ``next_table IS NULL``, with the new table in the same
+        transaction): the id of the next table, ours or the winner's; None if there is
+        no table ``old_id``."""
+        async with self.engine.connect() as conn:
+            done = await conn.execute(
+                update(tables).where(tables.c.id == old_id, tables.c.next_table.is_(None))
+                .values(next_table=table_id))
+            if done.rowcount == 1:
+                await self._insert_table(conn, table_id, spec, seat_rows, made)
+                await self._notify(conn, {"t": old_id, "next": table_id})
+                await conn.commit()
+                return table_id
+            await conn.rollback()  # another request won: its table is the next one
+            row = (await conn.execute(
+                select(tables.c.next_table).where(tables.c.id == old_id))).first()
+            await conn.rollback()
+        return None if row is None else row.next_table
 
     async def take_seat(self, table_id: str, seat: int, name: str,
                         token_hash: str) -> tuple[str, Change | None]:
@@ -322,12 +350,14 @@ class Store:
     async def load(self, table_id: str) -> Stored | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(
-                select(tables.c.spec, tables.c.seq).where(tables.c.id == table_id))).first()
+                select(tables.c.spec, tables.c.seq, tables.c.next_table)
+                .where(tables.c.id == table_id))).first()
             if row is None:
                 return None
             seat_rows = await self._seats(conn, table_id)
             stored = await self._changes(conn, table_id, 0)
-        return Stored(Spec.from_data(json.loads(row.spec)), seat_rows, stored, row.seq)
+        return Stored(Spec.from_data(json.loads(row.spec)), seat_rows, stored, row.seq,
+                      row.next_table)
 
     async def seats_of(self, table_id: str) -> list[Seat]:
         async with self.engine.connect() as conn:
