@@ -23,7 +23,7 @@ const ctx = {
   summary: null, info: null, conn: null, seat: null, watching: false,
   state: null, legal: readLegal([]), sort: localStorage.getItem(SORT_KEY) || 'suit',
   selected: [], pending: null, hint: null, names: [], marks: [], sides: [],
-  poll: null, logSeq: -1, lastNet: '',
+  poll: null, logSeq: -1, lastNet: '', next: null, nextTold: false,
 };
 
 // -- start ------------------------------------------------------------------------------------
@@ -155,7 +155,8 @@ function showJoin() {
   if (summary.status === 'over') {
     heading.textContent = 'This game is over';
     replace($('#join-rules'), 'See how it went: ',
-      h('a', { href: `/t/${encodeURIComponent(tableId)}/replay` }, 'replay the game'), '.');
+      h('a', { href: `/t/${encodeURIComponent(tableId)}/replay` }, 'replay the game'), '.',
+      summary.next ? [' A new game is ready: ', h('a', { href: `/t/${encodeURIComponent(summary.next)}`, dataset: { action: 'watch-next' } }, 'Watch the next game'), '.'] : null);
   }
   seatRows($('#join-seats'), summary.seats, { join: summary.status !== 'over' });
   const open = summary.seats.some((s) => ('open' in s ? s.open : s.kind !== 'bot' && !s.name));
@@ -203,6 +204,7 @@ function connect(token, seat) {
     refused: onRefused,
     error: onError,
     seats: onSeats,
+    next: onNext,
     pong: () => {},
     status: onNet,
     rejected: () => {
@@ -308,6 +310,14 @@ function onSeats(frame) {
   renderPlayers();
 }
 
+// The next game at this table is made ("Play again", by this page or another person's).
+function onNext(frame) {
+  if (typeof frame.table !== 'string' || !frame.table) return;
+  ctx.next = frame.table;
+  if (ctx.state) ctx.state = { ...ctx.state, next: frame.table };
+  renderAgain();
+}
+
 function onAck(frame) {
   if (ctx.pending && ctx.pending.id === frame.id) ctx.pending = null;
   renderActions();
@@ -341,6 +351,7 @@ function setState(state, seq) {
   Object.assign(document.body.dataset, { seq: String(seq), phase: state.phase, turn: String(state.turn) });
   ctx.legal = readLegal(state.legal || []);
   if (state.seats) setNames(state.seats);
+  if (typeof state.next === 'string' && state.next) ctx.next = state.next;
   // Keep the selection on the same cards where they are still in hand.
   const hand = sortedHand(state);
   const used = new Set();
@@ -388,6 +399,72 @@ function render() {
   const link = $('#replay-link');
   link.hidden = !over;
   link.href = `/t/${encodeURIComponent(tableId)}/replay`;
+  renderAgain();
+}
+
+// -- the next game ("Play again") -----------------------------------------------------------------
+
+// What the game-over dialog and the page offer once the game is over: a seated person starts
+// the next game or joins the one another person started; a spectator may watch it.
+function againParts() {
+  const s = ctx.state;
+  if (!s || !s.over) return null;
+  const next = ctx.next;
+  const seated = ctx.seat !== null && ctx.token;
+  if (next && seatAt(next)) {
+    return h('p', { class: 'again ready' }, 'A new game is ready: ',
+      h('a', { href: `/t/${encodeURIComponent(next)}`, class: 'button-link primary' }, 'Go to it'));
+  }
+  if (seated) {
+    const button = h('button', { type: 'button', class: 'primary', dataset: { action: 'again' } },
+      next ? 'Join' : 'Play again');
+    button.addEventListener('click', () => playAgain(button));
+    return next
+      ? h('p', { class: 'again ready' }, 'A new game is ready: ', button)
+      : h('p', { class: 'again' }, button, h('span', { class: 'muted' }, ' the same players, a new deal of the cards.'));
+  }
+  if (next) {
+    return h('p', { class: 'again ready' }, 'A new game is ready: ',
+      h('a', { href: `/t/${encodeURIComponent(next)}`, class: 'button-link', dataset: { action: 'watch-next' } }, 'Watch the next game'));
+  }
+  return null;
+}
+
+function renderAgain() {
+  const notice = $('#again');
+  const parts = againParts();
+  notice.hidden = !parts;
+  replace(notice, parts);
+  const inSheet = $('#sheet-again');
+  if (inSheet && $('#sheet').open) {
+    const focused = inSheet.contains(document.activeElement);
+    replace(inSheet, againParts());
+    if (focused) {
+      const target = inSheet.querySelector('button, a');
+      if (target) target.focus();
+    }
+  }
+  if (ctx.next && !ctx.nextTold && ctx.state && ctx.state.over) {
+    ctx.nextTold = true;
+    say('A new game is ready at this table.', 'deal');
+  }
+}
+
+async function playAgain(button) {
+  button.disabled = true;
+  try {
+    const answer = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/again`, { token: ctx.token });
+    const entry = (ctx.state && ctx.state.seats && ctx.state.seats[ctx.seat]) || {};
+    keepSeat(answer.table, answer.seat, answer.token, entry.name || lastName());
+    location.assign(answer.url || `/t/${encodeURIComponent(answer.table)}`);
+  } catch (error) {
+    button.disabled = false;
+    const words = error.code === 'seat_taken'
+      ? 'Your seat at the new game is taken already (from another browser?).' : `No new game: ${error.message}`;
+    message(words, 'refusal');
+    const inSheet = $('#sheet-again');
+    if (inSheet && $('#sheet').open) inSheet.append(h('p', { class: 'error', role: 'alert' }, words));
+  }
 }
 
 function renderPlayers() {
@@ -689,6 +766,7 @@ function showSheet(index) {
   if (!s.over) parts.push(h('p', { class: 'muted' }, outcomeLine({ ...s, totals: running[index] }, sides, ctx.names, ctx.seat, ctx.info && ctx.info.target_score)));
   const close = h('button', { type: 'button', class: 'primary', id: 'sheet-close' }, s.over ? 'Close' : 'Next deal');
   close.addEventListener('click', () => dialog.close());
+  if (s.over) parts.push(h('div', { id: 'sheet-again' }, againParts()));
   parts.push(h('p', { class: 'dialog-buttons' }, close,
     s.over ? h('a', { href: `/t/${encodeURIComponent(tableId)}/replay`, class: 'button-link' }, 'Replay the game') : null));
   replace(dialog, parts);
