@@ -45,6 +45,8 @@ class Joined:
     rules: Rules
     players: int
     url: str
+    directory: Path | None = None
+    """Where this terminal keeps its seat tokens (:class:`~rummy500.tui.tokens.SeatTokens`)."""
 
 
 def conflicts(args: argparse.Namespace) -> str | None:
@@ -154,7 +156,7 @@ async def join(url: str, directory: Path, seat: int | None = None,
     except Exception as error:  # a server of another version: say so in one line
         raise JoinError(f"the table's rules cannot be read: {error}") from None
     return Joined(base, table, held.seat, held.token, rules, int(summary["players"]),
-                  SeatTokens.key(base, table))
+                  SeatTokens.key(base, table), directory)
 
 
 def prepare_join(args: argparse.Namespace) -> RemoteApp | str:

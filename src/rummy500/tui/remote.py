@@ -49,6 +49,7 @@ from .keys import (
     usable_faces,
 )
 from .online_sheet import online_sheet
+from .remote_again import AGAIN_KEY, NextGame
 from .screens import RulesScreen, SheetScreen
 from .widgets import (
     RED_ON_DARK,
@@ -134,7 +135,7 @@ def legal_moves(state: dict[str, Any]) -> list[Move]:
 # -- the screen -----------------------------------------------------------------------------------
 
 
-class RemoteTableScreen(MoveKeys, Screen[None]):
+class RemoteTableScreen(NextGame, MoveKeys, Screen[None]):
     """One seat at an online table."""
 
     DEFAULT_CSS = Board.DEFAULT_CSS.replace("Board {", "RemoteTableScreen {")
@@ -147,6 +148,7 @@ class RemoteTableScreen(MoveKeys, Screen[None]):
         Binding("colon,slash", "type", "Type a move", show=False),
         Binding("escape", "clear", "Clear", show=False),
         Binding("q", "quit_table", "Leave"),
+        Binding(AGAIN_KEY, "play_again", "Play again"),
     ]
 
     def __init__(self, joined: Joined) -> None:
@@ -264,6 +266,9 @@ class RemoteTableScreen(MoveKeys, Screen[None]):
                 self.log_event(event)
         elif kind == "seats" and connection is not None:
             self.state = connection.state
+        elif kind == "next" and connection is not None:
+            self.state = connection.state
+            self.tell_next()
         elif kind == "ack" and frame.get("id") == self.pending:
             self.pending = None
             if self.pending_typed:
@@ -289,6 +294,7 @@ class RemoteTableScreen(MoveKeys, Screen[None]):
         first = self._deals_logged < 0
         if first:
             self._deals_logged = len(deals)
+        self.tell_next()
         for number in range(self._deals_logged, len(deals)):
             self.log_line(self.sheet_line(number + 1, deals[number]))
         if deals and (len(deals) > self._deals_logged or (first and state.get("over"))):
@@ -411,7 +417,7 @@ class RemoteTableScreen(MoveKeys, Screen[None]):
         self.show_hand(dark)
         message = self.note if self.note is not None else Text(self.prompt())
         self.query_one("#message", Static).update(message, layout=False)
-        keys = (self.acting(), tuple(sorted({m.kind for m in self.legal})))
+        keys = (self.acting(), tuple(sorted({m.kind for m in self.legal})), self.again_open())
         if keys != self._keys:
             self._keys = keys
             self.refresh_bindings()
@@ -591,6 +597,10 @@ class RemoteTableScreen(MoveKeys, Screen[None]):
 
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen(self.joined.rules, self.joined.players))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        again = self.check_again(action)
+        return again if again is not None else super().check_action(action, parameters)
 
     def action_quit_table(self) -> None:
         self.fatal = True
