@@ -22,7 +22,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..bots import BOT_NAMES
 from ..rules import RulesError, rules_from_record
 from .hub import CLOSE_POLICY, CLOSE_UNKNOWN_TOKEN, Client, Hub, UnknownToken
-from .live import BOT, PERSON, Seat, Spec
+from .live import BOT, PERSON, SEED_LIMIT, Seat, Spec
 from .security import (
     FRAME_LIMIT,
     BadFrame,
@@ -38,7 +38,6 @@ log = logging.getLogger("rummy500.server")
 
 BODY_LIMIT = 16 * 1024
 TAKEOVER_LIMIT = 24 * 3600
-SEED_LIMIT = 2**63
 TOKEN_LIMIT = 128
 CLOSE_TOO_BIG = 1009
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")

@@ -31,6 +31,7 @@ STANDIN_BOT = "expert"
 
 WAITING, PLAYING, OVER = "waiting", "playing", "over"
 SEED_LIMIT = 2**63
+"""Table seeds are below it (a secret one is drawn for a table made without one)."""
 
 
 @dataclass(slots=True)
@@ -242,5 +243,5 @@ class LiveTable:
         return LiveTable(table_id, new_spec, seats)
 
 
-__all__ = ["BOT", "OVER", "PERSON", "PLAYING", "STANDIN_BOT", "WAITING", "Change", "LiveTable",
-           "Seat", "Spec"]
+__all__ = ["BOT", "OVER", "PERSON", "PLAYING", "SEED_LIMIT", "STANDIN_BOT", "WAITING", "Change",
+           "LiveTable", "Seat", "Spec"]
