@@ -8,7 +8,6 @@ import asyncio
 import json
 import socket
 import stat
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, RichLog, Static
 
+from joinkit import play_turns_until, until
 from rummy500.cards import face_of, parse_face
 from rummy500.cli import main
 from rummy500.client import TableConnection, split_table_url
@@ -38,17 +38,6 @@ def screen_of(app: RemoteApp) -> RemoteTableScreen:
     screen = app.screen
     assert isinstance(screen, RemoteTableScreen), screen
     return screen
-
-
-async def until(pilot: Pilot[Any], done: Callable[[], bool], what: str,
-                timeout: float = 30.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not done():
-        if loop.time() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause()
-        await asyncio.sleep(0.02)
 
 
 def message(screen: RemoteTableScreen) -> str:
@@ -276,17 +265,8 @@ async def test_a_finished_deal_shows_its_score_sheet_over_the_table(
     app = RemoteApp(joined)
     async with app.run_test(size=BIG) as pilot:
         screen = screen_of(app)
-        await until(pilot, lambda: bool(screen.state.get("hand")), "the deal")
-        while not screen.state.get("deals"):
-            await until(pilot, lambda: screen.acting() or bool(screen.state.get("deals")),
-                        "my turn or the deal's end", timeout=60)
-            if screen.state.get("deals"):
-                break
-            legal = screen.state["legal"]
-            choice = next((move for kind in ("meld", "layoff", "draw", "discard")
-                           for move in legal if move.startswith(kind)), legal[0])
-            await screen.send(choice)
-            await until(pilot, lambda: screen.pending is None, f"the answer to {choice}")
+        await play_turns_until(pilot, screen, lambda: bool(screen.state.get("deals")),
+                               "the deal's end")
         await until(pilot, lambda: isinstance(app.screen, SheetScreen), "the score sheet")
         sheet_screen = app.screen
         assert isinstance(sheet_screen, SheetScreen) and sheet_screen.online

@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
-from textual.pilot import Pilot
 from textual.widgets import RichLog
 
+from joinkit import play_turns_until, until
 from rummy500.client import TableConnection
 from rummy500.commands.play_join import join
 from rummy500.tui.remote import RemoteApp, RemoteTableScreen
@@ -28,17 +26,6 @@ BIG = (100, 40)
 @pytest.fixture
 def serve(servers: Servers, sqlite_url: str) -> ServerProcess:
     return servers.start(sqlite_url)
-
-
-async def until(pilot: Pilot[Any], done: Callable[[], bool], what: str,
-                timeout: float = 60.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not done():
-        if loop.time() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause()
-        await asyncio.sleep(0.02)
 
 
 def table_screen(app: RemoteApp) -> RemoteTableScreen | None:
@@ -75,17 +62,8 @@ async def test_n_joins_the_next_game_in_place(serve: ServerProcess, tmp_path: Pa
         bob_seat = await TableConnection.open(serve.base, table, bob["token"])
         bob_plays = asyncio.ensure_future(play_out(bob_seat, random.Random(2)))
         # The terminal seat plays its turns until the game is over.
-        await until(pilot, lambda: bool(screen.state.get("hand")), "the deal")
-        while not screen.state.get("over"):
-            await until(pilot, lambda: screen.acting() or bool(screen.state.get("over")),
-                        "my turn or the end", timeout=90)
-            if screen.state.get("over"):
-                break
-            legal = screen.state["legal"]
-            choice = next((move for kind in ("meld", "layoff", "draw", "discard")
-                           for move in legal if move.startswith(kind)), legal[0])
-            await screen.send(choice)
-            await until(pilot, lambda: screen.pending is None, f"the answer to {choice}")
+        await play_turns_until(pilot, screen, lambda: bool(screen.state.get("over")),
+                               "the end", timeout=90)
         await asyncio.wait_for(bob_plays, 60)
         await until(pilot, lambda: isinstance(app.screen, SheetScreen), "the last sheet")
         await pilot.press("escape")
