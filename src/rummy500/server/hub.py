@@ -207,19 +207,22 @@ class Hub:
     # -- the next game ----------------------------------------------------------------------
 
     async def seat_of(self, table_id: str, token: str) -> int | None:
-        """The seat ``token`` holds at the table (None: no seat of it)."""
+        """The seat ``token`` holds at the table (None: no seat of it, or no table)."""
+        async with self.locks[table_id]:
+            table = self.live.get(table_id) or await self._load(table_id)
+            return None if table is None else await self._seat_for(table, token)
+
+    async def _seat_for(self, table: LiveTable, token: str) -> int | None:
+        """The seat ``token`` holds at ``table`` (its lock held), the seats read again from
+        the database when it holds none: it may have been taken through another process."""
         from .security import token_hash
 
         wanted = token_hash(token)
-        async with self.locks[table_id]:
-            table = self.live.get(table_id) or await self._load(table_id)
-            if table is None:
-                return None
+        seat = _seat_with(table, wanted)
+        if seat is None:
+            table.seats = await self.store.seats_of(table.id)
             seat = _seat_with(table, wanted)
-            if seat is None:  # perhaps seated through another process just now
-                table.seats = await self.store.seats_of(table_id)
-                seat = _seat_with(table, wanted)
-            return seat
+        return seat
 
     async def again(self, old: LiveTable, seat: int) -> tuple[str, str | None, str | None]:
         """``seat`` of the finished table ``old`` takes its own seat at the next game:
@@ -270,8 +273,6 @@ class Hub:
 
     async def join(self, client: Client, token: str | None) -> None:
         """A hello: seat the client (or let it watch) and send the welcome."""
-        from .security import token_hash
-
         table = await self.table(client.table_id)
         if table is None:
             raise UnknownToken
@@ -281,13 +282,9 @@ class Hub:
                 raise UnknownToken
             seat = None
             if token is not None:
-                wanted = token_hash(token)
-                seat = _seat_with(table, wanted)
-                if seat is None:  # perhaps seated through another process just now
-                    table.seats = await self.store.seats_of(table.id)
-                    seat = _seat_with(table, wanted)
-                    if seat is None:
-                        raise UnknownToken
+                seat = await self._seat_for(table, token)
+                if seat is None:
+                    raise UnknownToken
             if client.joined:
                 self._leave_seat(table, client)
             client.seat = seat

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import secrets
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -31,14 +29,6 @@ def decide(view: PlayerView, seed: str) -> dict[str, str]:
     return {"move": str(decision.move), "reason": decision.reason}
 
 
-def _seat_of(table: Any, token: str) -> int | None:
-    wanted = hashlib.sha256(token.encode("utf-8")).hexdigest()
-    for seat in table.seats:
-        if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, wanted):
-            return int(seat.seat)
-    return None
-
-
 async def hint(request: Request) -> Response:
     from .pages import error_json, json_response, read_json
 
@@ -50,9 +40,9 @@ async def hint(request: Request) -> Response:
         return error_json(400, "bad_request", "send {\"token\": \"<your seat token>\"}")
     hub = getattr(request.app.state, "hub", None)
     table = None if hub is None else await hub.table(str(request.path_params["table"]))
-    if table is None:
+    if hub is None or table is None:
         return error_json(404, "not_found", "there is no such table")
-    seat = _seat_of(table, token)
+    seat = await hub.seat_of(table.id, token)
     if seat is None:
         return error_json(403, "unknown_token", "that token holds no seat at this table")
     game = table.game
