@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +86,16 @@ async def settle(pilot: Pilot[Any]) -> None:
             return
         await asyncio.sleep(0.002)
     raise AssertionError("the table never came to a person's move")
+
+
+async def until(pilot: Pilot[Any], shown: Callable[[], bool], what: str) -> None:
+    """Wait until ``shown()`` holds (on a loaded machine a pressed key takes a few frames)."""
+    for _ in range(2000):
+        if shown():
+            return
+        await pilot.pause()
+        await asyncio.sleep(0.002)
+    raise AssertionError(f"never happened: {what}")
 
 
 def message(app: App[Any]) -> str:
@@ -360,10 +371,12 @@ async def test_a_rummy_call_is_offered_to_the_next_person_who_can_claim() -> Non
         assert isinstance(screen, CoverScreen) and screen.player == "Ann"
         assert "rummy" in screen.why
         await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the choice of claims")
         screen = app.screen
         assert isinstance(screen, ChoiceScreen)
         assert screen.choices == ["lay off 9♠ from the pile on m1", "pass (no claim)"]
         await choose(pilot, "lay off 9♠ from the pile on m1")
+        await until(pilot, lambda: made(app)[-1] != "discard 9s", "the claim made")
         assert made(app)[-1] == "rummy layoff 9s m1"
         assert table_of(app).session.log[-1] == (
             "Ann calls rummy and lays off 9♠ from the pile on m1 (9 points)")

@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Input
 
 from ..cards import JOKER, face_of
+from ..kinds import Phase
 from ..melds import DECLARED, piece_face
 from ..moves import (
     DISCARD,
@@ -174,6 +175,10 @@ class MoveKeys(TableWidgets):
 
     # -- what differs from screen to screen ------------------------------------------------------
 
+    def phase(self) -> str:
+        """The deal's phase as this screen knows it (a :class:`~rummy500.kinds.Phase` value)."""
+        raise NotImplementedError
+
     def wild_jokers(self) -> bool:
         raise NotImplementedError
 
@@ -233,6 +238,22 @@ class MoveKeys(TableWidgets):
         if action in ("attempt", "hint"):
             return self.acting()
         return True
+
+    # -- the widgets' messages (by name: a mixin's ``@on`` handlers are not collected) ----------
+
+    def on_strip_picked(self, event: Strip.Picked) -> None:
+        """A card of the hand picked or put back; a card of the pile taken."""
+        if event.strip.id == "hand":
+            self.selected ^= {event.card}
+            self.note = None
+            self.update_table()
+        elif self.acting() and self.phase() == Phase.DRAW:
+            self.action_take(event.index)
+
+    def on_meld_list_picked(self, event: MeldList.Picked) -> None:
+        """A meld picked with cards of the hand picked: lay them off there."""
+        if self.acting() and self.phase() == Phase.PLAY and self.selected:
+            self.action_layoff(event.number)
 
     # -- the keys ---------------------------------------------------------------------------------
 

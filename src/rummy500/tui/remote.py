@@ -58,7 +58,6 @@ from .widgets import (
     Item,
     MeldItem,
     MeldList,
-    Strip,
     card_label,
 )
 from .words import side_label
@@ -548,6 +547,9 @@ class RemoteTableScreen(NextGame, MoveKeys, Screen[None]):
 
     # -- what the move keys (keys.MoveKeys) ask of this screen ------------------------------------
 
+    def phase(self) -> str:
+        return str(self.state.get("phase"))
+
     def wild_jokers(self) -> bool:
         return self.joined.rules.jokers == "wild"
 
@@ -607,22 +609,6 @@ class RemoteTableScreen(NextGame, MoveKeys, Screen[None]):
         self.app.exit()
 
     # -- the widgets' messages --------------------------------------------------------------------
-
-    @on(Strip.Picked, "#hand")
-    def hand_picked(self, event: Strip.Picked) -> None:
-        self.selected ^= {event.card}
-        self.note = None
-        self.update_table()
-
-    @on(Strip.Picked, "#pile")
-    def pile_picked(self, event: Strip.Picked) -> None:
-        if self.acting() and self.state.get("phase") == "draw":
-            self.action_take(event.index)
-
-    @on(MeldList.Picked)
-    def meld_picked(self, event: MeldList.Picked) -> None:
-        if self.acting() and self.state.get("phase") == "play" and self.selected:
-            self.action_layoff(event.number)
 
     @on(Input.Submitted, "#command")
     def typed(self, event: Input.Submitted) -> None:

@@ -23,7 +23,7 @@ from textual.widgets import Input
 
 from ..bots import Decision
 from ..cards import face_of, iter_bits
-from ..legal import DRAW_PHASE, PLAY_PHASE, RUMMY_PHASE
+from ..legal import PLAY_PHASE, RUMMY_PHASE
 from ..moves import (
     DRAW,
     MELD,
@@ -34,7 +34,7 @@ from ..session.session import BotTurn, Made, SessionError, TableSession
 from .board import Board
 from .keys import MOVE_BINDINGS, MoveKeys, describe_claim, piece_shows, piece_words
 from .screens import CoverScreen, RulesScreen, SheetScreen
-from .widgets import MeldList, Strip, face_label
+from .widgets import face_label
 
 
 class TableScreen(MoveKeys, Board):
@@ -202,6 +202,9 @@ class TableScreen(MoveKeys, Board):
 
     # -- what the move keys (keys.MoveKeys) ask of this screen ------------------------------------
 
+    def phase(self) -> str:
+        return self.session.game.deal.phase
+
     def wild_jokers(self) -> bool:
         return self.session.rules.jokers == "wild"
 
@@ -281,22 +284,6 @@ class TableScreen(MoveKeys, Board):
         self.app.exit(self.session)
 
     # -- the widgets' messages --------------------------------------------------------------------
-
-    @on(Strip.Picked, "#hand")
-    def hand_picked(self, event: Strip.Picked) -> None:
-        self.selected ^= {event.card}
-        self.note = None
-        self.update_table()
-
-    @on(Strip.Picked, "#pile")
-    def pile_picked(self, event: Strip.Picked) -> None:
-        if self.acting() and self.session.game.deal.phase == DRAW_PHASE:
-            self.action_take(event.index)
-
-    @on(MeldList.Picked)
-    def meld_picked(self, event: MeldList.Picked) -> None:
-        if self.acting() and self.session.game.deal.phase == PLAY_PHASE and self.selected:
-            self.action_layoff(event.number)
 
     @on(Input.Submitted, "#command")
     def typed(self, event: Input.Submitted) -> None:
