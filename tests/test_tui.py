@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets._footer import FooterKey
 
 from helpers import deal_from_hands
+from joinkit import until
 from rummy500.cards import face_of, iter_bits, parse_face
 from rummy500.commands.play import add_arguments, prepare
 from rummy500.moves import (
@@ -86,16 +86,6 @@ async def settle(pilot: Pilot[Any]) -> None:
             return
         await asyncio.sleep(0.002)
     raise AssertionError("the table never came to a person's move")
-
-
-async def until(pilot: Pilot[Any], shown: Callable[[], bool], what: str) -> None:
-    """Wait until ``shown()`` holds (on a loaded machine a pressed key takes a few frames)."""
-    for _ in range(2000):
-        if shown():
-            return
-        await pilot.pause()
-        await asyncio.sleep(0.002)
-    raise AssertionError(f"never happened: {what}")
 
 
 def message(app: App[Any]) -> str:
