@@ -32,6 +32,22 @@ server's resident memory (VmRSS from ``/proc/<pid>/status``) sampled during the 
 The clients run in ``--workers`` processes (default 2). The machine's cores are shared
 by the server, the database and the load generator: the summary gives the CPU each of
 them used, so a figure limited by the generator shows as such.
+
+Computer players beside them: ``--bot-tables N`` (default 0) makes N more tables before
+the measured window, each of eight players, a person in seat 0 and seven ``--bot``
+computer players (default ``mcts``), to a target score no game reaches during a run.
+One more client process holds each of those person seats on a WebSocket (computer
+players play only while a person is at their table) and plays a random legal move as
+soon as it is the person's turn, so the computer players keep the server thinking all
+the time. The latency figures stay those of the four-seat tables; the bot tables add
+their own: changes (seq advances) per second over the window, how many of them were
+the person seats' moves, and the CPU of the server's thinking workers. ``--tables 10
+--rate 20 --bot-tables 16`` measures a person's move beside 16 busy tables.
+
+Every client comes from 127.0.0.1, so the server is started with its limits per
+address (tables an hour, unfinished tables, connections) and its connection limit
+raised far above what the run needs; nothing else differs from its defaults but
+``--pace 0`` (computer players move as soon as they have decided).
 """
 
 from __future__ import annotations
@@ -39,6 +55,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import json
 import multiprocessing
 import multiprocessing.connection
@@ -57,6 +74,8 @@ from multiprocessing.sharedctypes import Synchronized
 from pathlib import Path
 from typing import Any
 
+from rummy500.bots import BOT_NAMES
+from rummy500.client import TableConnection
 from rummy500.server.process import start_server
 
 POSTGRES_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -64,6 +83,13 @@ FRAMES_PER_SECOND = 18
 """What a client sends at most in any second (the server's limit is 20)."""
 CREATE_CONCURRENCY = 16
 CONNECT_CONCURRENCY = 64
+BOT_TABLE_PLAYERS = 8
+BOT_TABLE_TARGET = 100_000
+"""The bot tables' target score: no game there ends during a run."""
+TABLES_PER_TABLE_SLOT = 1000
+"""Tables one table slot may use in a run (a new one after each game or
+``--moves-per-table`` moves), far more than it can: the per-address table limits given
+to the server are this many times the tables."""
 
 
 # -- the server's process (started by rummy500.server.process) ----------------------------
@@ -123,12 +149,44 @@ def postgres_cpu_since(before: dict[int, float]) -> float:
     return sum(after[pid] - before[pid] for pid in before.keys() & after.keys())
 
 
+def children_cpu(pid: int) -> dict[int, float]:
+    """CPU used so far by each descendant of ``pid`` (the server's thinking workers)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                children.setdefault(parent, []).append(int(entry.name))
+    used, todo = {}, [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            used[child] = cpu_seconds(child)
+            todo.append(child)
+    return used
+
+
+def children_cpu_since(pid: int, before: dict[int, float]) -> float:
+    """CPU seconds of the descendants of ``pid`` that lived through the window."""
+    after = children_cpu(pid)
+    return sum(after[child] - before[child] for child in before.keys() & after.keys())
+
+
 def machine_busy() -> tuple[float, float]:
     """(busy, total) jiffies of every core since boot, from ``/proc/stat``."""
     numbers = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
     idle = numbers[3] + numbers[4]
     total = sum(numbers[:8])
     return total - idle, total
+
+
+def limit_flags(args: argparse.Namespace) -> tuple[str, ...]:
+    """``serve`` flags that lift the limits per address (every client is 127.0.0.1) and
+    the connection limit far above what this run needs."""
+    tables = (args.tables + args.bot_tables) * TABLES_PER_TABLE_SLOT
+    connections = (args.tables * 4 + args.bot_tables) * 2 + 1024
+    return ("--tables-per-hour", str(tables), "--open-tables-per-address", str(tables),
+            "--connections-per-address", str(connections),
+            "--max-connections", str(connections))
 
 
 def raise_open_files(wanted: int) -> int:
@@ -184,6 +242,22 @@ def new_table(base: str) -> tuple[str, list[str]]:
     return str(made["table"]), tokens
 
 
+class FrameBudget:
+    """At most :data:`FRAMES_PER_SECOND` frames from one connection in any second."""
+
+    def __init__(self) -> None:
+        self.sends: deque[float] = deque()
+
+    async def spend(self) -> None:
+        """Wait until one more frame may go, and count it."""
+        if len(self.sends) >= FRAMES_PER_SECOND:
+            wait = self.sends[0] + 1.0 - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self.sends.popleft()
+        self.sends.append(time.monotonic())
+
+
 class Seat:
     """One seat's connection: random legal moves on its turn, paced by its table."""
 
@@ -194,17 +268,11 @@ class Seat:
         self.seq = -1
         self.pending: str | None = None
         self.sent_at = 0.0
-        self.sends: deque[float] = deque()
+        self.budget = FrameBudget()
         self.ids = 0
 
     async def send(self, frame: dict[str, Any]) -> None:
-        now = time.monotonic()
-        if len(self.sends) >= FRAMES_PER_SECOND:
-            wait = self.sends[0] + 1.0 - now
-            if wait > 0:
-                await asyncio.sleep(wait)
-            self.sends.popleft()
-        self.sends.append(time.monotonic())
+        await self.budget.spend()
         await self.socket.send(json.dumps(frame))
 
     async def run(self) -> None:
@@ -332,45 +400,175 @@ class Load:
         loop = asyncio.get_running_loop()
         readies = [asyncio.Event() for _ in range(self.tables)]
         tasks = [asyncio.ensure_future(TableLoad(self).play(ready)) for ready in readies]
-        waiting: asyncio.Future[Any] = asyncio.ensure_future(
-            asyncio.gather(*(r.wait() for r in readies)))
-        watched: list[asyncio.Future[Any]] = [waiting, *tasks]
-        done, _ = await asyncio.wait(watched, return_when=asyncio.FIRST_COMPLETED)
-        if waiting not in done:
-            for task in done:
-                if task.exception() is not None:
-                    self.tally.failures.append(repr(task.exception()))
+        self.tally.failures.extend(await set_up(readies, tasks))
         pipe.send(("ready", len(self.tally.failures)))
         await loop.run_in_executor(None, pipe.recv)  # go
         self.go.set()
         await loop.run_in_executor(None, pipe.recv)  # stop
         self.stopping = True
-        await asyncio.sleep(0.5)
-        for task in tasks:
-            task.cancel()
-        for result in await asyncio.gather(*tasks, return_exceptions=True):
-            if isinstance(result, BaseException) and not isinstance(
-                    result, asyncio.CancelledError):
-                self.tally.failures.append(repr(result))
+        self.tally.failures.extend(await wind_down(tasks))
         pipe.send(("done", self.tally.latencies, dict(self.tally.refusals), self.tally.games,
                    self.tally.left, self.tally.tables, self.tally.failures[:5]))
 
 
-def worker(base: str, tables: int, interval: float, deflate: bool, seed: int,
-           start: Synchronized[float], end: Synchronized[float], count: Synchronized[int],
-           moves_per_table: int, pipe: multiprocessing.connection.Connection) -> None:
+async def set_up(readies: list[asyncio.Event], tasks: list[asyncio.Task[None]]) -> list[str]:
+    """Wait until every table is ready, or one task has failed: the failures."""
+    waiting: asyncio.Future[Any] = asyncio.ensure_future(
+        asyncio.gather(*(r.wait() for r in readies)))
+    watched: list[asyncio.Future[Any]] = [waiting, *tasks]
+    done, _ = await asyncio.wait(watched, return_when=asyncio.FIRST_COMPLETED)
+    if waiting in done:
+        return []
+    return [repr(task.exception()) for task in done if task.exception() is not None]
+
+
+async def wind_down(tasks: list[asyncio.Task[None]]) -> list[str]:
+    """Let the tasks see they are stopping, then cancel them: their failures."""
+    await asyncio.sleep(0.5)
+    for task in tasks:
+        task.cancel()
+    return [repr(result) for result in await asyncio.gather(*tasks, return_exceptions=True)
+            if isinstance(result, BaseException)
+            and not isinstance(result, asyncio.CancelledError)]
+
+
+def run_loop(main: Any) -> None:
+    """Run the coroutine ``main`` on uvloop where it is installed."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process decides when to stop
     try:
         import uvloop
         runner: Any = uvloop.run
     except ImportError:
         runner = asyncio.run
+    runner(main)
+
+
+def worker(base: str, tables: int, interval: float, deflate: bool, seed: int,
+           start: Synchronized[float], end: Synchronized[float], count: Synchronized[int],
+           moves_per_table: int, pipe: multiprocessing.connection.Connection) -> None:
     load = Load(base, tables, interval, deflate, seed, Window(start, end), count,
                 moves_per_table)
-    runner(load.run(pipe))
+    run_loop(load.run(pipe))
+
+
+# -- the tables of computer players (one more client process) ---------------------------------
+
+
+def new_bot_table(base: str, bot: str) -> tuple[str, str]:
+    """An eight-seat table, a person in seat 0 and ``bot`` in the others: id and token."""
+    made = post(base, "/api/tables", {
+        "rules": {"preset": "classic", "target_score": BOT_TABLE_TARGET},
+        "players": BOT_TABLE_PLAYERS, "takeover_s": 0,
+        "seats": [{"kind": "person", "name": "Busy"},
+                  *({"kind": "bot", "bot": bot} for _ in range(BOT_TABLE_PLAYERS - 1))]})
+    return str(made["table"]), str(made["token"])
+
+
+@dataclass
+class BotTally:
+    changes: int = 0
+    """Seq advances seen within the measured window, at every bot table."""
+    person_moves: int = 0
+    """Of them, the person seats' moves (acknowledged within the window)."""
+    refusals: Counter[str] = field(default_factory=Counter)
+    games_over: int = 0
+    failures: list[str] = field(default_factory=list)
+
+
+class BotTables:
+    """The person seats of the bot tables: a random legal move at once on their turn."""
+
+    def __init__(self, base: str, tables: int, bot: str, seed: int, window: Window,
+                 changes: Synchronized[int]) -> None:
+        self.base = base
+        self.tables = tables
+        self.bot = bot
+        self.rng = random.Random(seed)
+        self.window = window
+        self.changes = changes
+        self.tally = BotTally()
+        self.stopping = False
+        self.creating = asyncio.Semaphore(CREATE_CONCURRENCY)
+
+    async def table(self, ready: asyncio.Event) -> None:
+        async with self.creating:
+            table_id, token = await asyncio.to_thread(new_bot_table, self.base, self.bot)
+            seat = await TableConnection.open(self.base, table_id, token, open_timeout=120)
+        ready.set()
+        try:
+            await self.play(seat)
+        finally:
+            with contextlib.suppress(Exception):
+                await seat.close()
+
+    async def play(self, seat: TableConnection) -> None:
+        """Until the run ends (or, unlikely, the game does)."""
+        budget = FrameBudget()
+        pending: str | None = None
+        moved_to = 0  # the change the last ack named: the state to move from comes after
+        ids = 0
+        while not self.stopping:
+            if pending is None and seat.my_turn and seat.seq >= moved_to:
+                await budget.spend()
+                ids += 1
+                pending = f"b{ids}"
+                await seat.send({"type": "move", "id": pending, "seq": seat.seq,
+                                 "move": self.rng.choice(seat.state["legal"])})
+            before = seat.seq
+            frame = await seat.next()
+            inside = self.window.inside(time.time())
+            if inside and seat.seq > before:
+                self.tally.changes += seat.seq - before
+                self.changes.value += seat.seq - before
+            kind = frame.get("type")
+            if kind == "ack" and frame.get("id") == pending:
+                pending, moved_to = None, int(frame["seq"])
+                if inside:
+                    self.tally.person_moves += 1
+            elif kind == "refused" and frame.get("id") == pending:
+                self.tally.refusals[str(frame.get("code"))] += 1
+                pending = None
+            elif kind == "error":
+                self.tally.refusals[f"error {frame.get('code')}"] += 1
+                pending = None
+            if seat.state.get("over"):
+                self.tally.games_over += 1
+                return
+
+    async def run(self, pipe: multiprocessing.connection.Connection) -> None:
+        loop = asyncio.get_running_loop()
+        readies = [asyncio.Event() for _ in range(self.tables)]
+        tasks = [asyncio.ensure_future(self.table(ready)) for ready in readies]
+        self.tally.failures.extend(await set_up(readies, tasks))
+        pipe.send(("ready", len(self.tally.failures)))
+        await loop.run_in_executor(None, pipe.recv)  # stop
+        self.stopping = True
+        self.tally.failures.extend(await wind_down(tasks))
+        pipe.send(("done", self.tally.changes, self.tally.person_moves,
+                   dict(self.tally.refusals), self.tally.games_over, self.tally.failures[:5]))
+
+
+def bot_worker(base: str, tables: int, bot: str, seed: int, start: Synchronized[float],
+               end: Synchronized[float], changes: Synchronized[int],
+               pipe: multiprocessing.connection.Connection) -> None:
+    run_loop(BotTables(base, tables, bot, seed, Window(start, end), changes).run(pipe))
 
 
 # -- one run ----------------------------------------------------------------------------------
+
+
+@dataclass
+class BotFigures:
+    """What the bot tables did within the measured window."""
+
+    tables: int
+    bot: str
+    moves: int = 0
+    """Changes (seq advances) at all bot tables, the computer players' and the person's."""
+    moves_per_s: float = 0.0
+    person_moves: int = 0
+    refusals: dict[str, int] = field(default_factory=dict)
+    games_over: int = 0
 
 
 @dataclass
@@ -397,6 +595,8 @@ class Result:
     cpu: dict[str, float] = field(default_factory=dict)
     """Cores used on average during the window: server, clients, postgres, machine."""
     failures: list[str] = field(default_factory=list)
+    bot_tables: BotFigures | None = None
+    """With ``--bot-tables``: what the tables of computer players did beside."""
 
     def rss_growth(self) -> float:
         """MiB from the median of the first tenth of samples to that of the last tenth."""
@@ -429,16 +629,26 @@ def run_once(database: str, url: str, args: argparse.Namespace, log_dir: Path) -
 
     workers = max(1, min(args.workers, args.tables))
     result = Result(database, args.tables, args.tables * 4, workers, args.rate, args.seconds)
-    served = start_server(url, log_dir / database)
+    served = start_server(url, log_dir / database, extra=limit_flags(args))
     context = multiprocessing.get_context("fork")
     start = context.Value("d", 0.0, lock=False)
     end = context.Value("d", 0.0, lock=False)
     counts = [context.Value("q", 0, lock=False) for _ in range(workers)]
+    bot_changes = context.Value("q", 0, lock=False)
     pipes: list[multiprocessing.connection.Connection] = []
     processes = []
+    bot_pipe: multiprocessing.connection.Connection | None = None
     interval = args.tables / args.rate if args.rate > 0 else 0.0
     try:
         began = time.monotonic()
+        if args.bot_tables > 0:
+            bot_pipe, theirs = context.Pipe()
+            process = context.Process(target=bot_worker, daemon=True, args=(
+                served.base, args.bot_tables, args.bot, args.seed * 1000 + 999, start, end,
+                bot_changes, theirs))
+            process.start()
+            processes.append(process)
+            result.bot_tables = BotFigures(args.bot_tables, args.bot)
         for index in range(workers):
             share = args.tables // workers + (1 if index < args.tables % workers else 0)
             ours, theirs = context.Pipe()
@@ -454,7 +664,7 @@ def run_once(database: str, url: str, args: argparse.Namespace, log_dir: Path) -
         with progress:
             task = progress.add_task(f"{database}: connecting", total=len(processes),
                                      status="")
-            for pipe in pipes:
+            for pipe in pipes if bot_pipe is None else [bot_pipe, *pipes]:
                 message = pipe.recv()
                 result.failures.extend(["a worker could not set up its tables"]
                                        if message[1] else [])
@@ -473,6 +683,7 @@ def run_once(database: str, url: str, args: argparse.Namespace, log_dir: Path) -
             cpu_before = (cpu_seconds(served.process.pid),
                           sum(cpu_seconds(p.pid or 0) for p in processes),
                           postgres_cpu(), machine_busy())
+            workers_before = children_cpu(served.process.pid)
             next_sample = 0.0
             while (now := time.monotonic()) - measured < args.seconds:
                 if served.process.poll() is not None:
@@ -484,8 +695,11 @@ def run_once(database: str, url: str, args: argparse.Namespace, log_dir: Path) -
                     next_sample += args.sample
                 moves = sum(c.value for c in counts)
                 rss_now = result.rss_mib[-1][1] if result.rss_mib else 0.0
+                so_far = max(now - measured, 1e-9)
+                beside = (f"  bot tables {bot_changes.value / so_far:5.0f} moves/s"
+                          if bot_pipe is not None else "")
                 progress.update(task, completed=now - started, status=(
-                    f"{moves / max(now - measured, 1e-9):7.0f} moves/s  RSS {rss_now:6.1f} MiB"))
+                    f"{moves / so_far:7.0f} moves/s  RSS {rss_now:6.1f} MiB{beside}"))
                 time.sleep(0.25)
             end.value = time.time()
             elapsed = time.monotonic() - measured
@@ -500,10 +714,13 @@ def run_once(database: str, url: str, args: argparse.Namespace, log_dir: Path) -
                 "machine": busy / total * (os.cpu_count() or 1) if total else 0.0,
                 "server waiting for a CPU": (sched_after[1] - sched_before[1]) / elapsed,
             }
+            if bot_pipe is not None:
+                result.cpu["server's thinking workers"] = children_cpu_since(
+                    served.process.pid, workers_before) / elapsed
             progress.update(task, completed=warmup + args.seconds)
         latencies: list[float] = []
         refusals: Counter[str] = Counter()
-        for pipe in pipes:
+        for pipe in pipes if bot_pipe is None else [bot_pipe, *pipes]:
             pipe.send("stop")
         for pipe in pipes:
             if not pipe.poll(120):
@@ -523,6 +740,8 @@ def run_once(database: str, url: str, args: argparse.Namespace, log_dir: Path) -
         result.p99_ms = percentile(latencies, 0.99) * 1000
         result.max_ms = (latencies[-1] if latencies else 0.0) * 1000
         result.refusals = dict(refusals)
+        if bot_pipe is not None and result.bot_tables is not None:
+            collect_bot_tables(bot_pipe, result.bot_tables, result.failures, elapsed)
     finally:
         for process in processes:
             process.join(10)
@@ -530,6 +749,19 @@ def run_once(database: str, url: str, args: argparse.Namespace, log_dir: Path) -
                 process.kill()
         served.stop()
     return result
+
+
+def collect_bot_tables(pipe: multiprocessing.connection.Connection, figures: BotFigures,
+                       failures: list[str], elapsed: float) -> None:
+    """The bot tables' process's tally, into ``figures`` (its failures into ``failures``)."""
+    if not pipe.poll(120):
+        failures.append("the bot tables' process did not answer")
+        return
+    _, changes, person_moves, refused, games_over, failed = pipe.recv()
+    figures.moves, figures.person_moves = changes, person_moves
+    figures.moves_per_s = changes / elapsed
+    figures.refusals, figures.games_over = refused, games_over
+    failures.extend(f"bot tables: {failure}" for failure in failed)
 
 
 @contextlib.contextmanager
@@ -554,17 +786,25 @@ def show(results: list[Result], args: argparse.Namespace) -> None:
     from rich.table import Table
 
     console = Console()
+    beside = (f", beside {args.bot_tables} tables of {BOT_TABLE_PLAYERS - 1} {args.bot} "
+              "computer players" if args.bot_tables > 0 else "")
     table = Table(title=f"rummy500 serve under load ({args.tables} tables, "
-                        f"{args.tables * 4} clients, {os.cpu_count()} cores)")
-    for column in ("database", "moves/s", "p50 ms", "p99 ms", "max ms", "RSS MiB",
-                   "growth", "2nd half"):
+                        f"{args.tables * 4} clients{beside}, {os.cpu_count()} cores)")
+    columns = ["database", "moves/s", "p50 ms", "p99 ms", "max ms", "RSS MiB", "growth",
+               "2nd half"]
+    if args.bot_tables > 0:
+        columns.append("bot-table moves/s")
+    for column in columns:
         table.add_column(column, justify="left" if column == "database" else "right")
     for r in results:
         first = r.rss_mib[0][1] if r.rss_mib else 0.0
         last = r.rss_mib[-1][1] if r.rss_mib else 0.0
-        table.add_row(r.database, f"{r.moves_per_s:.0f}", f"{r.p50_ms:.1f}", f"{r.p99_ms:.1f}",
-                      f"{r.max_ms:.0f}", f"{first:.0f} → {last:.0f}", f"{r.rss_growth():+.1f}",
-                      f"{r.rss_growth_second_half():+.1f}")
+        row = [r.database, f"{r.moves_per_s:.0f}", f"{r.p50_ms:.1f}", f"{r.p99_ms:.1f}",
+               f"{r.max_ms:.0f}", f"{first:.0f} → {last:.0f}", f"{r.rss_growth():+.1f}",
+               f"{r.rss_growth_second_half():+.1f}"]
+        if r.bot_tables is not None:
+            row.append(f"{r.bot_tables.moves_per_s:.1f}")
+        table.add_row(*row)
     console.print(table)
     pace = (f"paced at {args.rate:g} moves/s in all" if args.rate > 0
             else "unpaced (each seat moves as soon as it may: a closed loop)")
@@ -585,11 +825,28 @@ def show(results: list[Result], args: argparse.Namespace) -> None:
         samples = ", ".join(f"{t:.0f}s {m:.0f}" for t, m in r.rss_mib[:: max(
             1, len(r.rss_mib) // 8)])
         console.print(f"[bold]{r.database}[/bold]: " + "; ".join(extra))
+        if r.bot_tables is not None:
+            bots = r.bot_tables
+            refused = (", refusals " + ", ".join(f"{k} {v}" for k, v in bots.refusals.items())
+                       if bots.refusals else "")
+            over = f", {bots.games_over} games over (!)" if bots.games_over else ""
+            console.print(f"  bot tables: {bots.moves} moves in the window "
+                          f"({bots.moves_per_s:.1f}/s over {bots.tables} tables), "
+                          f"{bots.person_moves} of them the person seats'{refused}{over}")
         console.print("  CPU (cores): " + ", ".join(f"{k} {v:.2f}" for k, v in r.cpu.items()))
         if r.moves:
             per_move = r.cpu.get("server", 0) / r.moves_per_s * 1000
             console.print(f"  server CPU per move: {per_move:.2f} ms")
         console.print(f"  RSS MiB over the run: {samples}")
+
+
+def json_result(r: Result) -> dict[str, Any]:
+    """One run as JSON: its fields (``bot_tables`` only with bot tables), RSS growth."""
+    fields = {key: value for key, value in r.__dict__.items() if key != "bot_tables"}
+    if r.bot_tables is not None:
+        fields["bot_tables"] = dataclasses.asdict(r.bot_tables)
+    return {**fields, "rss_growth_mib": r.rss_growth(),
+            "rss_growth_second_half_mib": r.rss_growth_second_half()}
 
 
 def main() -> None:
@@ -603,6 +860,11 @@ def main() -> None:
                         help="leave a table after N accepted moves for a new one, as people "
                              "leave finished games (0: play every game to its end)")
     parser.add_argument("--workers", type=int, default=2, help="client processes")
+    parser.add_argument("--bot-tables", type=int, default=0, metavar="N",
+                        help=f"N more tables of a person and {BOT_TABLE_PLAYERS - 1} computer "
+                             "players, kept busy beside the measured ones")
+    parser.add_argument("--bot", choices=BOT_NAMES, default="mcts",
+                        help="the computer player at the bot tables")
     parser.add_argument("--deflate", action="store_true",
                         help="offer permessage-deflate as browsers do (more CPU both sides)")
     parser.add_argument("--sample", type=float, default=5.0, help="seconds between RSS samples")
@@ -611,9 +873,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
-    limit = raise_open_files(args.tables * 4 * 2 + 1024)
-    if limit < args.tables * 4 + 256:
-        parser.error(f"the open-file limit is {limit}: too low for {args.tables * 4} sockets")
+    if args.bot_tables < 0:
+        parser.error("--bot-tables is 0 or more")
+    sockets = args.tables * 4 + args.bot_tables
+    limit = raise_open_files(sockets * 2 + 1024)
+    if limit < sockets + 256:
+        parser.error(f"the open-file limit is {limit}: too low for {sockets} sockets")
     databases = ["sqlite", "postgresql"] if args.database == "both" else [args.database]
     results = []
     with tempfile.TemporaryDirectory(prefix="rummy500-bench-") as scratch:
@@ -625,11 +890,11 @@ def main() -> None:
                 with scratch_postgres(args.postgres) as url:
                     results.append(run_once(database, url, args, Path(scratch)))
     if args.json:
+        beside = ({"bot_tables": args.bot_tables, "bot": args.bot} if args.bot_tables > 0
+                  else {})
         print(json.dumps({"tables": args.tables, "seconds": args.seconds, "rate": args.rate,
-                          "cores": os.cpu_count(), "open_files": limit, "results": [
-                              {**r.__dict__, "rss_growth_mib": r.rss_growth(),
-                               "rss_growth_second_half_mib": r.rss_growth_second_half()}
-                              for r in results]}, indent=1))
+                          **beside, "cores": os.cpu_count(), "open_files": limit, "results": [
+                              json_result(r) for r in results]}, indent=1))
     else:
         show(results, args)
 

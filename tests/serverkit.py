@@ -21,7 +21,7 @@ import pytest
 from rummy500.client import TableConnection
 from rummy500.game import Game
 from rummy500.server.process import ServerProcess as ServerProcess  # for the tests
-from rummy500.server.process import start_server as start_server
+from rummy500.server.process import start_server as start_server_process
 
 POSTGRES_ADMIN = os.environ.get("RUMMY500_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 
@@ -63,6 +63,21 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path / 'tables.db'}"
     url: str = request.getfixturevalue("postgres_url")
     return url
+
+
+TEST_FLAGS = ("--allow-seeds", "--tables-per-hour", "100000", "--open-tables-per-address",
+              "100000", "--connections-per-address", "100000", "--hints-per-minute", "100000",
+              "--replays-per-minute", "100000")
+"""The tests' servers take seeds (reproducible games) and leave the limits per address
+(all tests come from 127.0.0.1) out of the way; a test of a limit gives it again after
+these (the last value given wins)."""
+
+
+def start_server(database: str, log_dir: Path, *, pace: float = 0.0,
+                 extra: tuple[str, ...] = ()) -> ServerProcess:
+    """A serve process for the tests (:func:`rummy500.server.process.start_server` with
+    :data:`TEST_FLAGS` before ``extra``)."""
+    return start_server_process(database, log_dir, pace=pace, extra=(*TEST_FLAGS, *extra))
 
 
 class Servers:

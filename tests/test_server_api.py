@@ -85,12 +85,14 @@ async def test_bad_requests_get_a_code_and_words(server: ServerProcess) -> None:
     made = await api.create_table({"players": 2})
     assert (await refused(api.take_seat(made["table"], 5))).status == 404
     request = urllib.request.Request(server.base + "/api/tables", data=b"{not json",
-                                     method="POST")
+                                     method="POST",
+                                     headers={"Content-Type": "application/json"})
     with pytest.raises(urllib.error.HTTPError) as raised:
         urllib.request.urlopen(request, timeout=10)
     assert raised.value.code == 400 and json.loads(raised.value.read())["error"] == "bad_json"
     big = json.dumps({"players": 2, "pad": "x" * 20000}).encode()
-    request = urllib.request.Request(server.base + "/api/tables", data=big, method="POST")
+    request = urllib.request.Request(server.base + "/api/tables", data=big, method="POST",
+                                     headers={"Content-Type": "application/json"})
     with pytest.raises(urllib.error.HTTPError) as raised:
         urllib.request.urlopen(request, timeout=10)
     assert raised.value.code == 413

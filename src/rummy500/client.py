@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import ssl
 import urllib.error
 import urllib.request
 from types import TracebackType
@@ -64,11 +65,16 @@ def split_table_url(url: str) -> tuple[str, str]:
 
 
 class Api:
-    """The JSON API of one server (``base`` like ``http://127.0.0.1:8500``)."""
+    """The JSON API of one server (``base`` like ``http://127.0.0.1:8500``).
 
-    def __init__(self, base: str, timeout: float = 30.0) -> None:
+    ``ssl_context``, for an ``https://`` server, is the trust to check its certificate
+    against (a self-signed one, say); by default the system's."""
+
+    def __init__(self, base: str, timeout: float = 30.0, *,
+                 ssl_context: ssl.SSLContext | None = None) -> None:
         self.base = base.rstrip("/")
         self.timeout = timeout
+        self.ssl_context = ssl_context
 
     async def call(self, method: str, path: str, body: dict[str, Any] | None = None,
                    ) -> dict[str, Any]:
@@ -79,7 +85,8 @@ class Api:
         request = urllib.request.Request(self.base + path, data=data, method=method,
                                          headers={"Content-Type": "application/json"})
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as answer:
+            with urllib.request.urlopen(request, timeout=self.timeout,
+                                        context=self.ssl_context) as answer:
                 result: dict[str, Any] = json.loads(answer.read() or b"{}")
                 return result
         except urllib.error.HTTPError as error:
@@ -131,13 +138,17 @@ class TableConnection:
     @classmethod
     async def open(cls, base: str, table: str, token: str | None, *,
                    origin: str | None = None, keep_frames: bool = False,
-                   open_timeout: float = 30.0) -> TableConnection:
-        """Connect and say hello; returns once the welcome is in."""
+                   open_timeout: float = 30.0,
+                   ssl_context: ssl.SSLContext | None = None) -> TableConnection:
+        """Connect and say hello; returns once the welcome is in. ``ssl_context`` as
+        for :class:`Api` (``wss://`` for an ``https://`` base)."""
         import websockets
 
         headers = {"Origin": origin} if origin else None
+        # websockets wants no ssl argument at all unless there is a context to give.
+        tls: dict[str, Any] = {} if ssl_context is None else {"ssl": ssl_context}
         socket = await websockets.connect(socket_url(base, table), additional_headers=headers,
-                                          open_timeout=open_timeout, max_size=2**24)
+                                          open_timeout=open_timeout, max_size=2**24, **tls)
         connection = cls(socket)
         connection.keep_frames = keep_frames
         await connection.send({"type": "hello", "token": token})

@@ -32,32 +32,22 @@ def default_database() -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="the address to listen on (default 127.0.0.1; 0.0.0.0 for all)")
-    parser.add_argument("--port", type=int, default=8500,
-                        help="the port to listen on (default 8500; 0 picks a free one)")
-    parser.add_argument("--database", "--db", metavar="URL", default=None,
-                        help="sqlite:///PATH or postgresql://USER@HOST/DB (default: a SQLite "
-                             "file in the user's data folder)")
-    parser.add_argument("--pace", type=float, default=0.8, metavar="SECONDS",
-                        help="how long computer players wait before each move, four times as "
-                             "long before their first move of a deal (default 0.8)")
-    parser.add_argument("--log-level", default="warning",
-                        choices=["critical", "error", "warning", "info", "debug"])
+    from ..server.settings import add_arguments as add_settings
+
+    add_settings(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     require("web", *WEB_MODULES, feature="rummy500 serve")
-    if not 0 <= args.port <= 65535:
-        print(f"rummy500 serve: --port must be from 0 to 65535, not {args.port}",
-              file=sys.stderr)
-        return 2
-    if not 0 <= args.pace <= 60:
-        print("rummy500 serve: --pace must be from 0 to 60 seconds", file=sys.stderr)
-        return 2
+    from ..server.settings import SettingsError, from_arguments
     from ..server.store import DatabaseURLError, async_url
 
-    database = args.database or default_database()
+    try:
+        settings = from_arguments(args)
+    except SettingsError as error:
+        print(f"rummy500 serve: {error}", file=sys.stderr)
+        return 2
+    database = settings.database or default_database()
     try:
         async_url(database)
     except DatabaseURLError as error:
@@ -65,10 +55,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if database.startswith("postgres"):
         require("web", "asyncpg", feature="rummy500 serve with PostgreSQL")
+    for path in (settings.certfile, settings.keyfile):
+        if path is not None and not Path(path).is_file():
+            print(f"rummy500 serve: {path}: no such file", file=sys.stderr)
+            return 2
     from ..server.run import serve
 
     try:
-        return serve(database, args.host, args.port, pace=args.pace, log_level=args.log_level)
+        return serve(settings.replace(database=database))
     except KeyboardInterrupt:
         return 0
     except OSError as error:

@@ -1,64 +1,71 @@
-"""The ASGI application: the JSON API and the WebSocket of docs/protocol.md."""
+"""The ASGI application: the JSON API and the WebSocket of docs/protocol.md, behind the
+guard (:mod:`.guard`), with the operator's routes (:mod:`.ops`) and the pages.
+
+Every error is ``{"error": code, "message": words}`` with its status.
+"""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import logging
-import re
-import secrets
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
-from ..bots import BOT_NAMES
-from ..rules import RulesError, rules_from_record
-from .hub import CLOSE_POLICY, CLOSE_UNKNOWN_TOKEN, Client, Hub, UnknownToken
-from .live import BOT, PERSON, SEED_LIMIT, Seat, Spec
-from .security import (
-    FRAME_LIMIT,
-    BadFrame,
-    BadName,
-    RateLimit,
-    clean_name,
-    origin_allowed,
-    parse_frame,
-)
+from ..web import replay_worker
+from . import metrics
+from .addresses import RateWindow, client_address, creator_id
+from .apierror import ApiError, error_response
+from .guard import Guard
+from .hub import Hub
+from .live import PERSON, LiveTable
+from .logs import RequestContext, about_table
+from .ops import ops_routes
+from .security import valid_id, valid_token
+from .settings import ServerSettings
 from .store import Store
-
-log = logging.getLogger("rummy500.server")
+from .table_socket import serve_socket
+from .tables import person_name, table_spec
+from .thinking import Question, seed_number
 
 BODY_LIMIT = 16 * 1024
-TAKEOVER_LIMIT = 24 * 3600
-TOKEN_LIMIT = 128
-CLOSE_TOO_BIG = 1009
-TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+HINT_BOT = "expert"
+HINT_BUDGET_S = 1.0
 
 
-class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
+async def read_body(request: Request, limit: int, timeout: float) -> bytes:
+    """The request's body, at most ``limit`` bytes, sent within ``timeout`` seconds."""
+    size = request.headers.get("content-length")
+    if size is not None and size.isdigit() and int(size) > limit:
+        raise ApiError(413, "too_large", f"a request body is at most {limit} bytes")
+    body = bytearray()
+
+    async def read() -> None:
+        async for chunk in request.stream():
+            body.extend(chunk)
+            if len(body) > limit:
+                raise ApiError(413, "too_large", f"a request body is at most {limit} bytes")
+
+    try:
+        await asyncio.wait_for(read(), timeout)
+    except TimeoutError:
+        metrics.limit_hit("body_timeout")
+        raise ApiError(408, "too_slow", "the request body did not arrive in time") from None
+    return bytes(body)
 
 
-def error_response(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
-
-
-async def read_json(request: Request) -> dict[str, Any]:
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > BODY_LIMIT:
-            raise ApiError(413, "too_large", f"a request body is at most {BODY_LIMIT} bytes")
+async def read_json(request: Request, limit: int = BODY_LIMIT) -> dict[str, Any]:
+    settings: ServerSettings = request.app.state.settings
+    body = await read_body(request, limit, settings.header_timeout_s)
     if not body.strip():
         return {}
     try:
@@ -70,84 +77,53 @@ async def read_json(request: Request) -> dict[str, Any]:
     return data
 
 
-def table_spec(data: dict[str, Any]) -> tuple[Spec, list[Seat]]:
-    """A new table's set-up from a POST /api/tables body, or :class:`ApiError` saying why."""
-    rules_data = data.get("rules", {"preset": "classic"})
-    try:
-        rules = rules_from_record(rules_data)
-    except (RulesError, TypeError, ValueError) as error:
-        raise ApiError(400, "bad_rules", f"rules: {error}") from None
-    players = data.get("players", 4 if rules.partnership else 2)
-    if not isinstance(players, int) or isinstance(players, bool):
-        raise ApiError(400, "bad_players", "players must be a whole number")
-    try:
-        rules.check_players(players)
-    except RulesError as error:
-        raise ApiError(400, "bad_players", str(error)) from None
-    takeover = data.get("takeover_s", 60)
-    if (not isinstance(takeover, int | float) or isinstance(takeover, bool)
-            or not 0 <= takeover <= TAKEOVER_LIMIT):
-        raise ApiError(400, "bad_takeover",
-                       f"takeover_s must be a number of seconds from 0 to {TAKEOVER_LIMIT}")
-    seed = data.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
-                             or not 0 <= seed < SEED_LIMIT):
-        raise ApiError(400, "bad_seed", "seed must be a whole number from 0 to 2**63 - 1")
-    seats = _seats(data.get("seats"), players)
-    spec = Spec(rules=rules.to_record(), players=players,
-                seed=secrets.randbelow(SEED_LIMIT) if seed is None else seed,
-                takeover_s=float(takeover), seeded=seed is not None)
-    return spec, seats
-
-
-def _seats(given: Any, players: int) -> list[Seat]:
-    if given is None:
-        return [Seat(seat, PERSON) for seat in range(players)]
-    if not isinstance(given, list) or len(given) != players:
-        raise ApiError(400, "bad_seats", f"seats must list one entry for each of the {players} "
-                                         "players")
-    seats = []
-    for index, entry in enumerate(given):
-        if not isinstance(entry, dict):
-            raise ApiError(400, "bad_seats", f"seat {index} must be an object with a kind")
-        kind = entry.get("kind")
-        if kind == PERSON:
-            name = entry.get("name")
-            seats.append(Seat(index, PERSON, name=None if name is None else _name(name)))
-        elif kind == BOT:
-            bot = entry.get("bot", "expert")
-            if bot not in BOT_NAMES:
-                raise ApiError(400, "bad_seats", f"seat {index}: unknown computer player "
-                               f"{str(bot)[:40]!r}; the computer players are: "
-                               f"{', '.join(BOT_NAMES)}")
-            seats.append(Seat(index, BOT, bot=str(bot)))
-        else:
-            raise ApiError(400, "bad_seats", f"seat {index}: kind must be person or bot")
-    return seats
-
-
-def _name(value: Any) -> str:
-    try:
-        return clean_name(value)
-    except BadName as error:
-        raise ApiError(400, "bad_name", str(error)) from None
-
-
 def _table_id(request: Request) -> str:
     table_id = str(request.path_params["table"])
-    if not TABLE_ID.match(table_id):
+    if not valid_id(table_id):
         raise ApiError(404, "not_found", "there is no such table")
     return table_id
 
 
-def create_app(store: Store, *, pace: float = 0.8, extra_routes: list[BaseRoute] | None = None,
-               hub: Hub | None = None) -> Starlette:
+def _token(data: dict[str, Any], what: str = "your seat token at this table") -> str:
+    token = data.get("token")
+    if not valid_token(token):
+        raise ApiError(400, "bad_request", f'send {{"token": "<{what}>"}}')
+    assert isinstance(token, str)
+    return token
+
+
+def create_app(store: Store, *, settings: ServerSettings | None = None,
+               extra_routes: list[BaseRoute] | None = None, hub: Hub | None = None) -> Starlette:
     """The server for the tables in ``store``."""
-    hub = hub if hub is not None else Hub(store, pace=pace)
+    settings = settings if settings is not None else ServerSettings()
+    hub = hub if hub is not None else Hub(store, settings=settings)
+    hints = RateWindow(settings.hints_per_minute, 60.0)
+
+    async def known_table(request: Request) -> LiveTable:
+        table = await hub.table(_table_id(request))
+        if table is None:
+            raise ApiError(404, "not_found", "there is no such table")
+        return table
 
     async def create_table(request: Request) -> Response:
-        spec, seats = table_spec(await read_json(request))
-        table, seat, token = await hub.create(spec, seats)
+        data = await read_json(request)
+        spec, seats = table_spec(data, allow_seeds=settings.allow_seeds)
+        if not any(seat.kind == PERSON for seat in seats):
+            raise ApiError(400, "needs_person", "a table needs at least one person seat: "
+                           "computer players play only with people")
+        creator = creator_id(client_address(request.scope))
+        made, unfinished = await store.made_by(creator, since=_now() - 3600)
+        if made >= settings.tables_per_hour:
+            metrics.limit_hit("tables_per_hour")
+            raise ApiError(429, "too_many_tables", f"at most {settings.tables_per_hour} new "
+                           "tables an hour from one address: try again later")
+        if unfinished >= settings.open_tables_per_address:
+            metrics.limit_hit("open_tables")
+            raise ApiError(429, "too_many_tables",
+                           f"at most {settings.open_tables_per_address} unfinished tables "
+                           "from one address: finish or leave some first")
+        table, seat, token = await hub.master.create(spec, seats, creator)
+        about_table(table.id)
         return JSONResponse({"table": table.id, "url": f"/t/{table.id}", "seat": seat,
                              "token": token}, status_code=201)
 
@@ -159,55 +135,70 @@ def create_app(store: Store, *, pace: float = 0.8, extra_routes: list[BaseRoute]
             raise ApiError(404, "not_found", "there is no such seat") from None
         data = await read_json(request)
         name = data.get("name")
-        name = None if name is None else _name(name)
-        table = await hub.table(table_id)
-        if table is None:
-            raise ApiError(404, "not_found", "there is no such table")
+        name = None if name is None else person_name(name)
+        table = await known_table(request)
         if not 0 <= seat < table.spec.players:
             raise ApiError(404, "not_found", f"seats are numbered 0 to {table.spec.players - 1}")
         if table.seats[seat].kind != PERSON:
             raise ApiError(409, "not_a_person_seat", "a computer player sits there")
-        outcome, token = await hub.take_seat(table_id, seat, name)
+        outcome, token = await hub.master.take_seat(table_id, seat, name)
         if outcome == "unknown":
             raise ApiError(404, "not_found", "there is no such table")
         if outcome == "taken":
             raise ApiError(409, "seat_taken", "someone already sits there")
+        if outcome == "reserved":
+            raise ApiError(409, "seat_kept", "this seat is kept for the person who held it at "
+                           "the last game: take another, or wait until they decline")
         return JSONResponse({"seat": seat, "token": token})
 
     async def again(request: Request) -> Response:
-        table_id = _table_id(request)
         data = await read_json(request)
-        table = await hub.table(table_id)
-        if table is None:
-            raise ApiError(404, "not_found", "there is no such table")
-        token = data.get("token")
-        if not isinstance(token, str) or not 0 < len(token) <= TOKEN_LIMIT:
-            raise ApiError(400, "bad_request",
-                           'send {"token": "<your seat token at this table>"}')
-        seat = await hub.seat_of(table_id, token)
+        table = await known_table(request)
+        token = _token(data)
+        seat = await hub.master.seat_of(table, token)
         if seat is None:
             raise ApiError(403, "bad_token", "that token holds no seat at this table")
         if not table.game.finished:
             raise ApiError(409, "not_over", "the next game can start once this one is over")
-        outcome, next_id, new_token = await hub.again(table, seat)
+        if data.get("decline") is True:
+            released = await hub.master.decline(table, token)
+            return JSONResponse({"declined": released, "table": table.next_table})
+        outcome, next_id, new_token = await hub.master.again(table, seat, token)
         if outcome == "unknown" or next_id is None:
             raise ApiError(404, "not_found", "there is no such table")
-        if outcome == "taken":
+        if outcome in ("taken", "reserved"):
             raise ApiError(409, "seat_taken", "your seat at the next game is taken already")
         return JSONResponse({"table": next_id, "url": f"/t/{next_id}", "seat": seat,
                              "token": new_token},
                             status_code=201 if outcome == "created" else 200)
 
+    async def hint(request: Request) -> Response:
+        """What ``expert`` would play in the seat's position, and why: thought out in the
+        computer players' workers, ahead of their own moves."""
+        data = await read_json(request, 4096)
+        table = await known_table(request)
+        token = _token(data, "your seat token")
+        seat = await hub.master.seat_of(table, token)
+        if seat is None:
+            raise ApiError(403, "bad_token", "that token holds no seat at this table")
+        game = table.game
+        if not game.deals or game.finished or game.deal.over or game.turn != seat:
+            raise ApiError(409, "not_your_turn", "hints are for your own turn")
+        if not hints.allow(client_address(request.scope)):
+            metrics.limit_hit("hints")
+            raise ApiError(429, "too_many_hints", f"at most {settings.hints_per_minute} hints "
+                           "a minute")
+        seq = table.seq
+        question = Question(HINT_BOT, seed_number(f"{table.id} hint {seq}"), HINT_BUDGET_S,
+                            game.view(seat), f"{table.id} hint {seq}")
+        answer = await hub.thinking.ask(table.id, question, urgent=True)
+        return JSONResponse({"seq": seq, "move": answer.move, "reason": answer.reason})
+
     async def summary(request: Request) -> Response:
-        table = await hub.table(_table_id(request))
-        if table is None:
-            raise ApiError(404, "not_found", "there is no such table")
-        return JSONResponse(table.summary())
+        return JSONResponse((await known_table(request)).summary())
 
     async def record(request: Request) -> Response:
-        table = await hub.table(_table_id(request))
-        if table is None:
-            raise ApiError(404, "not_found", "there is no such table")
+        table = await known_table(request)
         if not table.game.finished:
             raise ApiError(409, "not_over", "the record is given once the game is over")
         return JSONResponse(table.record())
@@ -233,12 +224,13 @@ def create_app(store: Store, *, pace: float = 0.8, extra_routes: list[BaseRoute]
         if store.postgres:
             from .notifier import Listener
 
-            listener = Listener(store.url, hub.heard)
+            listener = Listener(store.url, hub.heard, on_reconnect=hub.resync)
             await listener.start()
         try:
             yield
         finally:
             await hub.stop()
+            replay_worker.close()
             if listener is not None:
                 await listener.stop()
             await store.close()
@@ -249,98 +241,22 @@ def create_app(store: Store, *, pace: float = 0.8, extra_routes: list[BaseRoute]
         Route("/api/tables/{table}/record", record, methods=["GET"]),
         Route("/api/tables/{table}/seats/{seat}", take_seat, methods=["POST"]),
         Route("/api/tables/{table}/again", again, methods=["POST"]),
+        Route("/api/tables/{table}/hint", hint, methods=["POST"]),
         WebSocketRoute("/ws/{table}", socket),
+        *ops_routes(store),
         *(extra_routes or []),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
+                    middleware=[Middleware(RequestContext), Middleware(Guard, settings=settings)],
                     exception_handlers={ApiError: api_error, HTTPException: http_error})
+    app.router.redirect_slashes = False  # a redirect would be built from the Host header
     app.state.hub = hub
+    app.state.settings = settings
     return app
 
 
-async def serve_socket(hub: Hub, websocket: WebSocket) -> None:
-    """One WebSocket connection, from the origin check to the close."""
-    table_id = str(websocket.path_params["table"])
-    if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host")):
-        await websocket.close(code=CLOSE_POLICY)  # before accept: an HTTP 403
-        return
-    await websocket.accept()
-    if not TABLE_ID.match(table_id) or await hub.table(table_id) is None:
-        await websocket.close(code=CLOSE_UNKNOWN_TOKEN, reason="there is no such table")
-        return
-    client = Client(table_id)
-    writer = asyncio.ensure_future(_write(websocket, client))
-    try:
-        await _read(hub, websocket, client)
-    except WebSocketDisconnect:
-        pass
-    finally:
-        await hub.leave(client)
-        if not writer.done():
-            client.close(1000)
-        try:
-            await asyncio.wait_for(writer, 5)
-        except (TimeoutError, asyncio.CancelledError, Exception):
-            writer.cancel()
+def _now() -> float:
+    return time.time()
 
 
-async def _write(websocket: WebSocket, client: Client) -> None:
-    while True:
-        item = await client.outbox.get()
-        if isinstance(item, int):
-            with contextlib.suppress(Exception):  # already closed by the other side
-                await websocket.close(code=item)
-            return
-        try:
-            await websocket.send_text(item)
-        except Exception:
-            return
-
-
-async def _read(hub: Hub, websocket: WebSocket, client: Client) -> None:
-    limit = RateLimit()
-    while True:
-        message = await websocket.receive()
-        if message["type"] == "websocket.disconnect":
-            return
-        text = message.get("text")
-        if text is None:
-            data = message.get("bytes") or b""
-            if len(data) > FRAME_LIMIT:
-                client.close(CLOSE_TOO_BIG)
-                return
-            client.send({"type": "error", "code": "bad_frame",
-                         "message": "frames are JSON text, not binary"})
-            continue
-        if len(text) > FRAME_LIMIT or len(text.encode("utf-8")) > FRAME_LIMIT:
-            client.close(CLOSE_TOO_BIG)
-            return
-        verdict = limit.check()
-        if verdict == "close":
-            client.close(CLOSE_POLICY)
-            return
-        if verdict == "drop":
-            client.send({"type": "error", "code": "rate_limited",
-                         "message": "at most 20 frames a second: this one was dropped"})
-            continue
-        frame = parse_frame(text)
-        if isinstance(frame, BadFrame):
-            client.send({"type": "error", "code": frame.code, "message": frame.message})
-            continue
-        kind = frame["type"]
-        if kind == "ping":
-            client.send({"type": "pong"})
-        elif kind == "hello":
-            try:
-                await hub.join(client, frame["token"])
-            except UnknownToken:
-                client.close(CLOSE_UNKNOWN_TOKEN)
-                return
-        elif not client.joined:
-            client.send({"type": "error", "code": "hello_first",
-                         "message": "say hello first: {\"type\": \"hello\", \"token\": ...}"})
-        else:
-            await hub.move(client, frame["id"], frame["seq"], frame["move"])
-
-
-__all__ = ["ApiError", "create_app", "table_spec"]
+__all__ = ["ApiError", "create_app", "read_body", "read_json"]

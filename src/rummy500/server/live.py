@@ -10,19 +10,19 @@ from __future__ import annotations
 
 import random
 import secrets
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import Bot, make_bot
 from ..errors import RecordFormatError
 from ..game import Game
 from ..moves import Move, parse_move
 from ..record import game_record
 from ..rules import rules_from_record
-from ..session.session import BotTurn
 from ..session.settings import bot_seat_names
 from ..session.state import deal_event, move_event, seat_state
+from .thinking import Question
 
 PERSON = "person"
 BOT = "bot"
@@ -42,10 +42,20 @@ class Seat:
     bot: str | None = None
     name: str | None = None
     token_hash: str | None = None
+    kept_for: str | None = None
+    """At a Play again table: the token hash of the person this seat is kept for."""
+    kept_until: float | None = None
+    """Until when (Unix time) it is kept for them."""
 
     @property
     def open(self) -> bool:
+        """A person seat nobody has taken yet (perhaps kept for someone)."""
         return self.kind == PERSON and self.token_hash is None
+
+    def kept(self, now: float | None = None) -> bool:
+        """Whether this open seat is kept for someone now: nobody else may take it."""
+        return (self.open and self.kept_for is not None and self.kept_until is not None
+                and self.kept_until > (time.time() if now is None else now))
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +102,6 @@ class LiveTable:
     """Seats with a connection in any process (people only)."""
     standins: set[int] = field(default_factory=set)
     """Person seats whose turns the stand-in computer player plays until they return."""
-    bots: dict[int, Bot] = field(default_factory=dict)
     shared: dict[str, Any] = field(default_factory=dict)
     """The public part of every seat's state at change ``shared_seq``."""
     shared_seq: int = -1
@@ -169,22 +178,22 @@ class LiveTable:
 
     # -- computer players --------------------------------------------------------------------
 
-    def player_kind(self, seat: int) -> str:
-        return self.seats[seat].kind
-
-    def bot_turn(self, seat: int) -> BotTurn:
-        """The decision of ``seat``'s computer player (or of the stand-in for a person)."""
+    def question(self, seat: int) -> Question:
+        """The decision of ``seat``'s computer player (or of the stand-in for a person), to
+        be taken in a worker; its random source is seeded by the table and the position."""
         entry = self.seats[seat]
         name = entry.bot if entry.kind == BOT and entry.bot else STANDIN_BOT
-        key = seat if entry.kind == BOT else -1 - seat
-        bot = self.bots.get(key)
-        if bot is None:
-            bot_seed = random.Random(f"rummy500 serve {self.spec.seed} seat {seat} {name}")
-            bot = make_bot(name, bot_seed.getrandbits(63), self.spec.budget)
-            self.bots[key] = bot
+        bot_seed = random.Random(f"rummy500 serve {self.spec.seed} seat {seat} {name}")
         game = self.game
         seed = f"{self.spec.seed} seat {seat} deal {len(game.deals)} move {len(game.deal.moves)}"
-        return BotTurn(seat, game.view(seat), bot, seed, self.seq)
+        return Question(name, bot_seed.getrandbits(63), self.spec.budget, game.view(seat), seed)
+
+    def seat_with(self, wanted: str) -> int | None:
+        """The seat whose token hashes to ``wanted``."""
+        for seat in self.seats:
+            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, wanted):
+                return seat.seat
+        return None
 
     # -- what is shown -----------------------------------------------------------------------
 
@@ -202,6 +211,8 @@ class LiveTable:
                 entry["bot"] = seat.bot
             if seat.seat in self.standins:
                 entry["standin"] = STANDIN_BOT
+            if seat.kept():
+                entry["kept"] = True
             shown.append(entry)
         return shown
 
@@ -229,17 +240,23 @@ class LiveTable:
     def record(self) -> dict[str, Any]:
         return game_record(self.game)
 
-    def again(self, table_id: str, seat: int, token_hash: str) -> LiveTable:
+    def again(self, table_id: str, seat: int, token_hash: str, keep_until: float) -> LiveTable:
         """The next game of this table, ``table_id``: the same rules, players, seats, names
         and ``takeover_s``; a new secret seed (seed + 1 for a table created with a seed);
-        every person seat open but ``seat``, which ``token_hash`` holds."""
+        every person seat open but ``seat``, which ``token_hash`` holds, and each kept
+        until ``keep_until`` for the person who held it here."""
         spec = self.spec
         seed = (spec.seed + 1) % SEED_LIMIT if spec.seeded else secrets.randbelow(SEED_LIMIT)
         new_spec = Spec(rules=dict(spec.rules), players=spec.players, seed=seed,
                         takeover_s=spec.takeover_s, seeded=spec.seeded, budget=spec.budget)
-        seats = [Seat(entry.seat, entry.kind, entry.bot, entry.name,
-                      token_hash if entry.seat == seat and entry.kind == PERSON else None)
-                 for entry in self.seats]
+        seats = []
+        for entry in self.seats:
+            taken = entry.seat == seat and entry.kind == PERSON
+            keep = entry.kind == PERSON and not taken and entry.token_hash is not None
+            seats.append(Seat(entry.seat, entry.kind, entry.bot, entry.name,
+                              token_hash if taken else None,
+                              entry.token_hash if keep else None,
+                              keep_until if keep else None))
         return LiveTable(table_id, new_spec, seats)
 
 

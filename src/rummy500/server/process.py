@@ -12,12 +12,13 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..client import Api
 
-LISTENING = "listening on http://"
+LISTENING = "listening on http"
 """What ``rummy500 serve`` prints, with its address, once it accepts connections."""
 
 
@@ -73,19 +74,29 @@ def start_server(database: str, log_dir: Path, *, pace: float = 0.0,
                  extra: tuple[str, ...] = (), timeout: float = 60.0) -> ServerProcess:
     """Start ``python -m rummy500 serve --port 0`` over ``database`` and wait until it
     says where it listens. Its standard error goes to a new file in ``log_dir``."""
-    log_dir.mkdir(parents=True, exist_ok=True)
-    log = log_dir / f"serve-{secrets.token_hex(4)}.log"
     command = [sys.executable, "-m", "rummy500", "serve", "--port", "0", "--database",
                database, "--pace", str(pace), *extra]
+    return start_command(command, database, log_dir, timeout=timeout)
+
+
+def start_command(command: Sequence[str], database: str, log_dir: Path, *,
+                  env: Mapping[str, str] | None = None,
+                  timeout: float = 60.0) -> ServerProcess:
+    """Start a ``serve`` command line of one's own (a container's, say), with ``env``
+    added to this process's environment, and wait until it says where it listens."""
+    log_dir.mkdir(parents=True, exist_ok=True)
+    log = log_dir / f"serve-{secrets.token_hex(4)}.log"
     with log.open("w") as errors:
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, text=True,
-                                   env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        process = subprocess.Popen(list(command), stdout=subprocess.PIPE, stderr=errors,
+                                   text=True, env={**os.environ, **(env or {}),
+                                                   "PYTHONUNBUFFERED": "1"})
     lines: list[str] = []
 
     def read() -> None:
         assert process.stdout is not None
-        for line in process.stdout:
-            lines.append(line)
+        with process.stdout:  # closed at the end of its output: when the process is gone
+            for line in process.stdout:
+                lines.append(line)
 
     threading.Thread(target=read, daemon=True).start()
     deadline = time.monotonic() + timeout

@@ -4,7 +4,6 @@ being written and closes every WebSocket with 1001 (going away)."""
 from __future__ import annotations
 
 import asyncio
-import logging
 import socket
 import sys
 from types import FrameType
@@ -14,8 +13,11 @@ import uvicorn
 from ..web.pages import page_routes
 from .app import create_app
 from .hub import Hub
+from .logs import configure as configure_logging
 from .security import FRAME_LIMIT
+from .settings import ServerSettings
 from .store import Store
+from .transport import uvicorn_options
 
 
 class Server(uvicorn.Server):
@@ -35,7 +37,8 @@ class Server(uvicorn.Server):
             for sock in server.sockets:
                 host, port = sock.getsockname()[:2]
                 shown = f"[{host}]" if ":" in host else host
-                print(f"rummy500 serve: listening on http://{shown}:{port}/", flush=True)
+                scheme = "https" if self.config.is_ssl else "http"
+                print(f"rummy500 serve: listening on {scheme}://{shown}:{port}/", flush=True)
                 return
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
@@ -57,18 +60,23 @@ class Server(uvicorn.Server):
             self.should_exit = True
 
 
-def serve(database: str, host: str = "127.0.0.1", port: int = 8500, *, pace: float = 0.8,
-          log_level: str = "warning") -> int:
-    """Serve the tables of ``database`` until SIGINT or SIGTERM."""
-    logging.basicConfig(level=getattr(logging, log_level.upper(), logging.WARNING),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    store = Store(database)
-    hub = Hub(store, pace=pace)
-    app = create_app(store, hub=hub, extra_routes=page_routes())
-    config = uvicorn.Config(app, host=host, port=port, ws_max_size=FRAME_LIMIT,
-                            log_level=log_level, access_log=False, lifespan="on",
+def serve(settings: ServerSettings) -> int:
+    """Serve the tables of ``settings.database`` until SIGINT or SIGTERM."""
+    assert settings.database is not None
+    configure_logging(settings.log_level, settings.log_format)
+    store = Store(settings.database)
+    hub = Hub(store, settings=settings)
+    app = create_app(store, hub=hub, settings=settings, extra_routes=page_routes())
+    proxied = bool(settings.forwarded_allow_ips)
+    config = uvicorn.Config(app, host=settings.host, port=settings.port, ws_max_size=FRAME_LIMIT,
+                            log_level=settings.log_level, access_log=False, lifespan="on",
+                            log_config=None,  # uvicorn logs through configure_logging's handler
                             ws_ping_interval=20, ws_ping_timeout=20,
-                            timeout_graceful_shutdown=5)
+                            timeout_graceful_shutdown=5, server_header=False,
+                            proxy_headers=proxied,
+                            forwarded_allow_ips=settings.forwarded_allow_ips or None,
+                            ssl_certfile=settings.certfile, ssl_keyfile=settings.keyfile,
+                            **uvicorn_options(settings))
     server = Server(config, hub)
     server.run()
     if not server.started:

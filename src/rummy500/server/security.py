@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import secrets
 import time
 import unicodedata
@@ -36,6 +37,9 @@ DROPS_BEFORE_CLOSE = 20
 
 CLIENT_ID_LIMIT = 64
 NAME_LIMIT = 24
+TOKEN_LIMIT = 128
+_ID_FORM = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_TOKEN_FORM = re.compile(rf"[A-Za-z0-9_-]{{1,{TOKEN_LIMIT}}}")
 
 
 def new_token() -> str:
@@ -44,6 +48,16 @@ def new_token() -> str:
 
 def new_table_id() -> str:
     return secrets.token_urlsafe(TABLE_ID_BYTES)
+
+
+def valid_id(table_id: str) -> bool:
+    """Whether ``table_id`` has the form of a table id (random URL-safe text)."""
+    return _ID_FORM.fullmatch(table_id) is not None
+
+
+def valid_token(token: object) -> bool:
+    """Whether ``token`` has the form of a seat token (random URL-safe text)."""
+    return isinstance(token, str) and _TOKEN_FORM.fullmatch(token) is not None
 
 
 def token_hash(token: str) -> str:
@@ -95,7 +109,7 @@ def parse_frame(text: str) -> dict[str, Any] | BadFrame:
         return {"type": "ping"}
     if kind == "hello":
         token = frame.get("token")
-        if token is not None and not (isinstance(token, str) and 0 < len(token) <= 128):
+        if token is not None and not (isinstance(token, str) and 0 < len(token) <= TOKEN_LIMIT):
             return BadFrame("bad_frame", "token must be a seat token or null")
         return {"type": "hello", "token": token}
     if kind == "move":
@@ -150,6 +164,6 @@ def origin_allowed(origin: str | None, host: str | None) -> bool:
     return parts.scheme in ("http", "https") and parts.netloc.lower() == host.lower()
 
 
-__all__ = ["FRAMES_PER_SECOND", "FRAME_LIMIT", "BadFrame", "BadName", "RateLimit",
-           "clean_name", "new_table_id", "new_token", "origin_allowed", "parse_frame",
-           "token_hash"]
+__all__ = ["FRAMES_PER_SECOND", "FRAME_LIMIT", "TOKEN_LIMIT", "BadFrame", "BadName",
+           "RateLimit", "clean_name", "new_table_id", "new_token", "origin_allowed",
+           "parse_frame", "token_hash", "valid_id", "valid_token"]

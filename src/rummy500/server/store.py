@@ -10,7 +10,10 @@ key of the changes, so two processes can never both store change ``n``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,8 +29,11 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    and_,
     bindparam,
     event,
+    func,
+    or_,
     select,
     text,
     update,
@@ -35,9 +41,10 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from .live import BOT, PLAYING, WAITING, Change, Seat, Spec
+from .live import BOT, OVER, PLAYING, WAITING, Change, Seat, Spec
+from .messages import NOTIFY_CHANNEL, Changed, Message, NextTable, SeatsChanged, encode
 
-NOTIFY_CHANNEL = "rummy500_tables"
+log = logging.getLogger("rummy500.server")
 
 metadata = MetaData()
 
@@ -50,6 +57,7 @@ tables = Table(
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False),
     Column("next_table", String(64)),
+    Column("creator", String(64), index=True),
 )
 
 seats = Table(
@@ -61,6 +69,8 @@ seats = Table(
     Column("bot", String(32)),
     Column("name", String(64)),
     Column("token_hash", String(64), index=True),
+    Column("kept_for", String(64)),
+    Column("kept_until", Float),
 )
 
 changes = Table(
@@ -112,6 +122,24 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _private_sqlite_files(database: str) -> None:
+    """Make the SQLite file readable by its owner only (it holds every table's seed),
+    before SQLite opens it: SQLite gives its -wal and -shm files the same mode."""
+    path = Path(database).expanduser()
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        try:
+            if name.exists() and name.stat().st_mode & 0o077:
+                name.chmod(0o600)
+        except OSError as error:  # not ours to change: say so, and serve anyway
+            log.warning("could not make %s private (%s)", name, error)
+
+
+CONNECT_TIMEOUT_S = 10.0
+"""A PostgreSQL connection not made by then is a failure (the request answers
+``unavailable``) rather than a wait."""
+
 BATCH_LIMIT = 256
 """Appends committed together in one transaction at most."""
 
@@ -153,9 +181,16 @@ class Store:
         self._pending: list[_Append] = []
         self._writer: asyncio.Task[None] | None = None
         self.postgres = make_url(url).get_backend_name() in ("postgresql", "postgres")
+        self._ping: asyncio.Task[bool] | None = None
         if self.postgres:
-            self.engine = create_async_engine(async_url(url), pool_size=10, max_overflow=10)
+            # After the database restarts, every pooled connection is dead: each is tried
+            # (a cheap ping) as it leaves the pool, and a dead one is replaced, so only a
+            # request already under way when the database went down meets the failure.
+            self.engine = create_async_engine(
+                async_url(url), pool_size=10, max_overflow=10, pool_pre_ping=True,
+                connect_args={"timeout": CONNECT_TIMEOUT_S})
         else:
+            _private_sqlite_files(make_url(url).database or "")
             # One connection: SQLite has one writer at a time anyway, and waiting in
             # Python for our turn is cheaper than retrying a busy database.
             self.engine = create_async_engine(async_url(url), pool_size=1, max_overflow=0)
@@ -173,23 +208,44 @@ class Store:
     async def close(self) -> None:
         await self.engine.dispose()
 
+    async def ping(self, timeout: float) -> bool:
+        """Whether the database answers ``SELECT 1`` within ``timeout`` seconds (for
+        ``/readyz``). The query is not cancelled when time is up (a query cut off midway
+        can spoil its pooled connection): the next ping waits for the same one."""
+        if self._ping is None or self._ping.done():
+            self._ping = asyncio.ensure_future(self._select_one())
+        try:
+            return await asyncio.wait_for(asyncio.shield(self._ping), timeout)
+        except TimeoutError:
+            return False
+
+    async def _select_one(self) -> bool:
+        try:
+            async with self.engine.connect() as conn:
+                await conn.execute(text("SELECT 1"))
+        except Exception:
+            return False
+        return True
+
     # -- writing ----------------------------------------------------------------------------
 
     async def create(self, table_id: str, spec: Spec, seat_rows: Sequence[Seat],
-                     made: Sequence[Change]) -> None:
+                     made: Sequence[Change], *, creator: str | None = None) -> None:
         async with self.engine.begin() as conn:
-            await self._insert_table(conn, table_id, spec, seat_rows, made)
+            await self._insert_table(conn, table_id, spec, seat_rows, made, creator)
 
     async def _insert_table(self, conn: AsyncConnection, table_id: str, spec: Spec,
-                            seat_rows: Sequence[Seat], made: Sequence[Change]) -> None:
+                            seat_rows: Sequence[Seat], made: Sequence[Change],
+                            creator: str | None = None) -> None:
         now = time.time()
         seq = made[-1].seq if made else 0
         await conn.execute(tables.insert().values(
             id=table_id, spec=json.dumps(spec.to_data()), seq=seq,
-            status=PLAYING if made else WAITING, created=now, updated=now))
+            status=PLAYING if made else WAITING, created=now, updated=now, creator=creator))
         await conn.execute(seats.insert(), [
             {"table_id": table_id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
-             "name": s.name, "token_hash": s.token_hash} for s in seat_rows])
+             "name": s.name, "token_hash": s.token_hash, "kept_for": s.kept_for,
+             "kept_until": s.kept_until} for s in seat_rows])
         if made:
             await self._insert_changes(conn, table_id, made, now)
 
@@ -205,7 +261,7 @@ class Store:
                 .values(next_table=table_id))
             if done.rowcount == 1:
                 await self._insert_table(conn, table_id, spec, seat_rows, made)
-                await self._notify(conn, {"t": old_id, "next": table_id})
+                await self._notify(conn, encode(NextTable(old_id, table_id)))
                 await conn.commit()
                 return table_id
             await conn.rollback()  # another request won: its table is the next one
@@ -214,10 +270,12 @@ class Store:
             await conn.rollback()
         return None if row is None else row.next_table
 
-    async def take_seat(self, table_id: str, seat: int, name: str,
-                        token_hash: str) -> tuple[str, Change | None]:
-        """Seat a person: ``("ok", first deal or None)``, ``("taken", None)`` or
-        ``("unknown", None)``. The first deal is stored with the last seat taken."""
+    async def take_seat(self, table_id: str, seat: int, name: str, token_hash: str, *,
+                        holder: str | None = None) -> tuple[str, Change | None]:
+        """Seat a person: ``("ok", first deal or None)``, ``("taken", None)``,
+        ``("reserved", None)`` (kept for someone else) or ``("unknown", None)``. The
+        first deal is stored with the last seat taken. ``holder``: the token hash of the
+        person the seat may be kept for."""
         now = time.time()
         async with self.engine.begin() as conn:
             row = (await conn.execute(
@@ -225,12 +283,19 @@ class Store:
                 .with_for_update())).first()
             if row is None:
                 return "unknown", None
+            free = or_(seats.c.kept_for.is_(None), seats.c.kept_until < now)
+            if holder is not None:
+                free = or_(free, seats.c.kept_for == holder)
             done = await conn.execute(
                 update(seats).where(seats.c.table_id == table_id, seats.c.seat == seat,
-                                    seats.c.kind != BOT, seats.c.token_hash.is_(None))
-                .values(name=name, token_hash=token_hash))
+                                    seats.c.kind != BOT, seats.c.token_hash.is_(None), free)
+                .values(name=name, token_hash=token_hash, kept_for=None, kept_until=None))
             if done.rowcount != 1:
-                return "taken", None
+                kept = (await conn.execute(
+                    select(seats.c.seat).where(seats.c.table_id == table_id,
+                                               seats.c.seat == seat,
+                                               seats.c.token_hash.is_(None)))).first()
+                return ("reserved" if kept is not None else "taken"), None
             still_open = (await conn.execute(
                 select(seats.c.seat).where(seats.c.table_id == table_id, seats.c.kind != BOT,
                                            seats.c.token_hash.is_(None)))).first()
@@ -240,8 +305,8 @@ class Store:
                 await self._insert_changes(conn, table_id, [start], now)
                 await conn.execute(update(tables).where(tables.c.id == table_id)
                                    .values(seq=start.seq, status=PLAYING, updated=now))
-            await self._notify(conn, {"t": table_id, "seats": True,
-                                      "seq": start.seq if start else row.seq})
+            await self._notify(conn, encode(SeatsChanged(table_id,
+                                                         start.seq if start else row.seq)))
         return "ok", start
 
     async def append(self, table_id: str, after: int, made: Sequence[Change],
@@ -301,7 +366,7 @@ class Store:
                         text("SELECT pg_notify(:channel, p) "
                              "FROM unnest(CAST(:payloads AS text[])) AS p"),
                         {"channel": NOTIFY_CHANNEL, "payloads": [
-                            json.dumps({"t": one.table_id, "seq": one.made[-1].seq})
+                            encode(Changed(one.table_id, one.made[-1].seq))
                             for one in done]})
             await conn.commit()
         return stored
@@ -334,16 +399,16 @@ class Store:
             {"table_id": table_id, "seq": c.seq, "seat": c.seat, "move": c.move, "at": now}
             for c in made])
 
-    async def _notify(self, conn: AsyncConnection, payload: dict[str, Any]) -> None:
+    async def _notify(self, conn: AsyncConnection, payload: str) -> None:
         if self.postgres:
             await conn.execute(text("SELECT pg_notify(:channel, :payload)"),
-                               {"channel": NOTIFY_CHANNEL, "payload": json.dumps(payload)})
+                               {"channel": NOTIFY_CHANNEL, "payload": payload})
 
-    async def notify(self, payload: dict[str, Any]) -> None:
+    async def notify(self, message: Message) -> None:
         """Tell every process something that is not stored (who is connected)."""
         if self.postgres:
             async with self.engine.begin() as conn:
-                await self._notify(conn, payload)
+                await self._notify(conn, encode(message))
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -358,6 +423,50 @@ class Store:
             stored = await self._changes(conn, table_id, 0)
         return Stored(Spec.from_data(json.loads(row.spec)), seat_rows, stored, row.seq,
                       row.next_table)
+
+    async def release(self, table_id: str, holder: str) -> bool:
+        """The seat of ``table_id`` kept for ``holder`` is kept no longer (they declined)."""
+        async with self.engine.begin() as conn:
+            done = await conn.execute(
+                update(seats).where(seats.c.table_id == table_id, seats.c.kept_for == holder,
+                                    seats.c.token_hash.is_(None))
+                .values(kept_for=None, kept_until=None))
+            if done.rowcount:
+                await self._notify(conn, encode(SeatsChanged(table_id, -1)))
+        return bool(done.rowcount)
+
+    async def exists(self, table_id: str) -> bool:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(tables.c.id).where(tables.c.id == table_id))).first()
+        return row is not None
+
+    async def made_by(self, creator: str, since: float) -> tuple[int, int]:
+        """How many tables ``creator`` made since ``since``, and how many of theirs are
+        unfinished."""
+        async with self.engine.connect() as conn:
+            recent = (await conn.execute(
+                select(func.count()).select_from(tables)
+                .where(tables.c.creator == creator, tables.c.created >= since))).scalar_one()
+            unfinished = (await conn.execute(
+                select(func.count()).select_from(tables)
+                .where(tables.c.creator == creator, tables.c.status != OVER))).scalar_one()
+        return int(recent), int(unfinished)
+
+    async def prune(self, *, finished_before: float, idle_before: float,
+                    limit: int = 500) -> list[str]:
+        """Delete finished tables last changed before ``finished_before`` and unfinished
+        ones last changed before ``idle_before`` (at most ``limit`` at a time, their seats
+        and changes with them): their ids."""
+        async with self.engine.begin() as conn:
+            old = or_(and_(tables.c.status == OVER, tables.c.updated < finished_before),
+                      and_(tables.c.status != OVER, tables.c.updated < idle_before))
+            gone = [row.id for row in await conn.execute(
+                select(tables.c.id).where(old).limit(limit))]
+            if gone:
+                await conn.execute(changes.delete().where(changes.c.table_id.in_(gone)))
+                await conn.execute(seats.delete().where(seats.c.table_id.in_(gone)))
+                await conn.execute(tables.delete().where(tables.c.id.in_(gone)))
+        return gone
 
     async def seats_of(self, table_id: str) -> list[Seat]:
         async with self.engine.connect() as conn:
@@ -376,7 +485,8 @@ class Store:
     async def _seats(self, conn: AsyncConnection, table_id: str) -> list[Seat]:
         result = await conn.execute(
             select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat))
-        return [Seat(row.seat, row.kind, row.bot, row.name, row.token_hash) for row in result]
+        return [Seat(row.seat, row.kind, row.bot, row.name, row.token_hash, row.kept_for,
+                     row.kept_until) for row in result]
 
     async def _changes(self, conn: AsyncConnection, table_id: str, after: int) -> list[Change]:
         result = await conn.execute(
@@ -390,5 +500,5 @@ def _run_upgrade(conn: Connection, upgrade: Any) -> None:
     upgrade(conn)
 
 
-__all__ = ["NOTIFY_CHANNEL", "DatabaseURLError", "Store", "Stored", "async_url", "metadata",
+__all__ = ["DatabaseURLError", "Store", "Stored", "async_url", "metadata",
            "plain_postgres_url"]

@@ -33,31 +33,12 @@ from ..rules import (
     RulesError,
     rules_from_record,
 )
+from ..server.addresses import RateWindow, client_address
+from ..server.guard import SECURITY_HEADERS
 from ..tui.words import rules_summary
-from .replay import ReplayRequestError, replay_request
+from . import replay_worker
 
 STATIC = Path(__file__).parent / "static"
-MAX_RECORD_BYTES = 4 * 1024 * 1024
-
-CONTENT_SECURITY_POLICY = "; ".join([
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "connect-src 'self'",
-    "manifest-src 'self'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-])
-SECURITY_HEADERS = {
-    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
-    "X-Content-Type-Options": "nosniff",
-    # The table id in a page's address is the invitation: never send it to anyone else.
-    "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-}
-
 
 def _secured(response: Response) -> Response:
     response.headers.update(SECURITY_HEADERS)
@@ -132,7 +113,9 @@ def _option_kind(option: str) -> dict[str, Any]:
 
 
 async def rules_info(request: Request) -> Response:
-    return json_response(rules_catalogue())
+    settings = getattr(request.app.state, "settings", None)
+    return json_response({**rules_catalogue(),
+                          "seeds": bool(settings is not None and settings.allow_seeds)})
 
 
 async def explain_rules(request: Request) -> Response:
@@ -160,28 +143,55 @@ async def explain_rules(request: Request) -> Response:
 
 
 async def replay_record(request: Request) -> Response:
-    """``POST`` a game record (or ``{"record": ..., "names": [...]}``): every step of it."""
-    body = await read_json(request, MAX_RECORD_BYTES)
+    """``POST`` a game record (or ``{"record": ..., "names": [...]}``): every step of it.
+    The body is read here (bounded); the rest, parsing included, is done in a worker
+    process (:mod:`.replay_worker`), so that the tables never wait for a replay."""
+    settings = request.app.state.settings
+    if not _replay_window(request).allow(client_address(request.scope)):
+        replay_worker.count_refusal("rate_limited", "replays_per_minute")
+        return error_json(429, "too_many_replays",
+                          f"at most {settings.replays_per_minute} replays a minute")
+    body = await read_body(request, settings.replay_max_bytes)
     if isinstance(body, Response):
+        replay_worker.count_refusal("too_large", "replay_max_bytes")
         return body
-    try:
-        answer = replay_request(body)
-    except ReplayRequestError as error:
-        return error_json(400, "bad_request", str(error))
-    if not answer["ok"]:
-        return error_json(422, "bad_record", answer["error"])
-    return json_response(answer)
+    gzip_ok = "gzip" in request.headers.get("accept-encoding", "").lower()
+    answer = await replay_worker.replay(body, settings, gzip_ok=gzip_ok)
+    response = Response(answer.body, answer.status, media_type="application/json")
+    if answer.gzipped:
+        response.headers["Content-Encoding"] = "gzip"
+    response.headers["Vary"] = "Accept-Encoding"
+    return _secured(response)
 
 
-async def read_json(request: Request, limit: int) -> Any:
+def _replay_window(request: Request) -> RateWindow:
+    """The replays each address asked for lately (one count for the application)."""
+    state = request.app.state
+    window: RateWindow | None = getattr(state, "replay_window", None)
+    if window is None:
+        window = state.replay_window = RateWindow(state.settings.replays_per_minute, 60.0)
+    return window
+
+
+async def read_body(request: Request, limit: int) -> bytes | Response:
+    """The request's body, or 413 as soon as it is known to be over ``limit`` bytes (by its
+    Content-Length, else while it streams in)."""
+    too_large = f"the request is larger than {limit // 1024:,} KiB"
     size = request.headers.get("content-length")
     if size is not None and size.isdigit() and int(size) > limit:
-        return error_json(413, "too_large", f"the request is larger than {limit // 1024} KiB")
-    body = b""
+        return error_json(413, "too_large", too_large)
+    body = bytearray()
     async for chunk in request.stream():
         body += chunk
         if len(body) > limit:
-            return error_json(413, "too_large", f"the request is larger than {limit // 1024} KiB")
+            return error_json(413, "too_large", too_large)
+    return bytes(body)
+
+
+async def read_json(request: Request, limit: int) -> Any:
+    body = await read_body(request, limit)
+    if isinstance(body, Response):
+        return body
     try:
         return safejson.loads(body, what="the request", max_bytes=limit)
     except Rummy500Error as error:
@@ -190,9 +200,7 @@ async def read_json(request: Request, limit: int) -> Any:
 
 def page_routes() -> list[BaseRoute]:
     """Every route of the browser table, for the server's application to include."""
-    from .hints import hint
-
-    return [*routes, Route("/api/tables/{table}/hint", hint, methods=["POST"])]
+    return list(routes)
 
 
 routes: list[BaseRoute] = [

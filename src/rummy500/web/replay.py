@@ -3,26 +3,67 @@
 The page holds no rules, so the engine replays the record here and the page only steps
 through the positions. Each step is the table after one move, told in plain words by
 :mod:`rummy500.narrate` (as a spectator behind every player sees it).
+
+:func:`answer_request` turns the body of ``POST /api/replay`` into the bytes of its answer.
+It runs in a worker process (:mod:`.replay_worker`), so every bound is checked here, from
+the cheapest to the dearest: the request's form and names, the number of deals and of
+moves, then the answer's size as it is written (each step is serialized as it is made,
+and the replay stops as soon as the answer would pass :data:`MAX_ANSWER_BYTES`).
 """
 
 from __future__ import annotations
 
+import gzip
+import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from .. import safejson
 from ..cards import face_of, face_str, iter_bits, sort_key
 from ..deal import Deal
+from ..errors import BadInputError
 from ..game import Game
 from ..melds import Meld
 from ..narrate import before, card_text, fresh_deal, move_text
 from ..record import RecordFormatError, ReplayError, replay
+from ..server.security import BadName, clean_name
 from ..tui.words import deal_sheet, outcome_words, side_label
 
-MAX_NAME = 40
+MAX_ANSWER_BYTES = 8 * 1024 * 1024
+"""The largest answer (JSON before compression). A step is 500 to 900 bytes, so this is some
+10,000 moves: a game of 500 is a few hundred; 60 deals of eight computer players, 4,000."""
+
+MAX_MOVES = 20_000
+"""More moves than this are refused before any replaying: their answer could not fit."""
+
+GZIP_LEVEL = 6
+"""The positions repeat one another: compressed, an answer is some 25 times smaller."""
 
 
-class ReplayRequestError(ValueError):
-    """A replay request that is not a record (with the reason in words)."""
+@dataclass(frozen=True, slots=True)
+class ReplayAnswer:
+    """What ``POST /api/replay`` answers: the status and the JSON bytes (gzipped or not)."""
+
+    status: int
+    body: bytes
+    gzipped: bool = False
+    code: str = "ok"
+    """``ok``, or the refusal's error code (for the server's metrics)."""
+
+    @classmethod
+    def refusal(cls, status: int, code: str, message: str) -> ReplayAnswer:
+        return cls(status, _dumps({"error": code, "message": message}).encode("utf-8"),
+                   code=code)
+
+
+class Refused(Exception):
+    """A request refused before or while replaying, with its status and error code."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
 
 
 def card_json(card: int, face: int | None = None) -> str:
@@ -63,54 +104,87 @@ def position_json(deal: Deal) -> dict[str, Any]:
     }
 
 
-def replay_json(data: Mapping[str, Any], names: Sequence[str] | None = None) -> dict[str, Any]:
-    """The replay of a record: ``{"ok": true, ...}`` with every step, or ``{"ok": false,
-    "error": ...}`` saying what is wrong with the record (and where, for an illegal move)."""
+def answer_request(body: bytes, max_deals: int, gzip_ok: bool = False) -> ReplayAnswer:
+    """The answer to ``POST /api/replay`` with ``body``: a record, or ``{"record": ...,
+    "names": [...]}``. Every step of every deal (``{"ok": true, ...}``, compressed when
+    ``gzip_ok``), or a refusal saying what is wrong: 400 for a request that is no record's,
+    422 for a record that cannot be replayed or is too long to show."""
+    try:
+        record, names = _parse_request(body, max_deals)
+        text = replay_text(record, names)
+    except Refused as refusal:
+        return ReplayAnswer.refusal(refusal.status, refusal.code, str(refusal))
+    data = text.encode("utf-8")
+    if gzip_ok:
+        return ReplayAnswer(200, gzip.compress(data, GZIP_LEVEL, mtime=0), gzipped=True)
+    return ReplayAnswer(200, data)
+
+
+def _parse_request(body: bytes, max_deals: int) -> tuple[Mapping[str, Any], list[str] | None]:
+    try:
+        data = safejson.loads(body, what="the request", max_bytes=max(len(body), 1))
+    except BadInputError as error:
+        raise Refused(400, "bad_json", str(error)) from None
+    if not isinstance(data, dict):
+        raise Refused(400, "bad_request", "send a game record: a JSON object with rules, "
+                                          "players and rounds")
+    record, names = data, None
+    if "record" in data:
+        record, names = data["record"], data.get("names")
+        if not isinstance(record, dict):
+            raise Refused(400, "bad_request", "record must be a game record (a JSON object)")
+    cleaned = None if names is None else _clean_names(names, record.get("players"))
+    rounds = record.get("rounds")
+    if isinstance(rounds, list):
+        if len(rounds) > max_deals:
+            raise Refused(422, "too_many_deals",
+                          f"this record has {len(rounds):,} deals; a replay shows at most "
+                          f"{max_deals:,}")
+        moves = sum(len(r["moves"]) for r in rounds
+                    if isinstance(r, dict) and isinstance(r.get("moves"), list))
+        if moves > MAX_MOVES:
+            raise Refused(422, "too_long", f"this record has {moves:,} moves; a replay shows "
+                                           f"at most {MAX_MOVES:,}")
+    return record, cleaned
+
+
+def _clean_names(names: Any, players: Any) -> list[str]:
+    """Names as player names are taken (:func:`~rummy500.server.security.clean_name`)."""
+    count = f"{players} names" if type(players) is int else "names"
+    if not isinstance(names, list) or (type(players) is int and len(names) != players):
+        raise Refused(400, "bad_request", f"names must be a list of {count}, one a seat")
+    cleaned = []
+    for seat, name in enumerate(names):
+        try:
+            cleaned.append(clean_name(name))
+        except BadName as error:
+            raise Refused(400, "bad_name", f"seat {seat}: {error}") from None
+    return cleaned
+
+
+def replay_text(data: Mapping[str, Any], names: Sequence[str] | None = None, *,
+                max_bytes: int = MAX_ANSWER_BYTES) -> str:
+    """The replay of a record as JSON text: ``{"ok": true, ...}`` with every step (see
+    docs/web.md). Raises :class:`Refused` (422) for a record that cannot be replayed, and
+    for one whose answer would be longer than ``max_bytes``: it stops writing there."""
     try:
         game = replay(data)
     except RecordFormatError as error:
-        return {"ok": False, "error": f"this is not a game record that can be replayed: {error}"}
+        raise Refused(422, "bad_record",
+                      f"this is not a game record that can be replayed: {error}") from None
     except ReplayError as error:
-        return {"ok": False, "round": error.round, "move": error.move,
-                "error": f"deal {error.round + 1}, move {error.move + 1} is not legal: "
-                         f"{error.reason}"}
-    seat_names = _names(names, game.players)
-    rules = game.rules
+        raise Refused(422, "bad_record", f"deal {error.round + 1}, move {error.move + 1} is "
+                                         f"not legal: {error.reason}") from None
+    seat_names = list(names) if names is not None else [f"Seat {s}" for s in range(game.players)]
+    writer = _Writer(max_bytes)
     deals = []
-    totals = [0] * rules.sides(game.players)
-    for index, played in enumerate(game.deals):
-        deal = fresh_deal(played)
-        dealt = rules.cards_dealt(game.players)
-        opening = (f"Deal {index + 1}: {seat_names[deal.dealer]} deals {dealt} cards each; "
-                   f"the up-card is {card_text(deal.pile[0])}.")
-        steps = [{"seat": None, "move": None, "text": opening, **position_json(deal)}]
-        for move in played.moves:
-            seen = before(deal)
-            seat = deal.turn
-            deal.play(move, check=False)
-            text = move_text(seat_names[seat], seat, move, seen, deal, spectator=True)
-            if deal.restocks > seen.restocks:
-                text += (f". The stock is empty: the pile but its top card is shuffled into a "
-                         f"new stock of {len(deal.stock)} cards")
-            steps.append({"seat": seat, "move": str(move), "text": text, **position_json(deal)})
-        entry: dict[str, Any] = {"number": index + 1, "dealer": deal.dealer,
-                                 "totals_before": list(totals), "steps": steps, "sheet": None}
+    totals = [0] * game.rules.sides(game.players)
+    for index in range(len(game.deals)):
+        deals.append(_deal_text(game, seat_names, index, totals, writer))
         if index < len(game.results):
-            result = game.results[index]
-            totals = [t + s for t, s in zip(totals, result.scores, strict=True)]
-            sheet = deal_sheet(game, seat_names, index)
-            entry["sheet"] = {
-                "ending": sheet.ending,
-                "went_out": result.went_out,
-                "melded": list(result.melded),
-                "in_hand": list(result.in_hand),
-                "scores": list(result.scores),
-                "totals": [row.total for row in sheet.rows],
-                "notes": list(sheet.notes),
-                "outcome": sheet.outcome,
-            }
-        deals.append(entry)
-    return {
+            totals = [t + s for t, s in zip(totals, game.results[index].scores, strict=True)]
+    rules = game.rules
+    head = {
         "ok": True,
         "players": game.players,
         "names": seat_names,
@@ -121,8 +195,72 @@ def replay_json(data: Mapping[str, Any], names: Sequence[str] | None = None) -> 
         "winner": game.winner,
         "totals": list(game.totals),
         "outcome": _outcome(game, seat_names),
-        "deals": deals,
     }
+    return _with_list(writer.add(_dumps(head)), "deals", deals)
+
+
+class _Writer:
+    """Counts the characters written so far and refuses to pass the bound."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.size = 0
+
+    def add(self, text: str) -> str:
+        self.size += len(text) + 1
+        if self.size > self.max_bytes:
+            raise Refused(422, "too_long",
+                          f"the replay of this record would be larger than "
+                          f"{self.max_bytes // (1024 * 1024)} MiB; send fewer deals")
+        return text
+
+
+def _deal_text(game: Game, seat_names: Sequence[str], index: int, totals_before: list[int],
+               writer: _Writer) -> str:
+    played = game.deals[index]
+    rules = game.rules
+    deal = fresh_deal(played)
+    dealt = rules.cards_dealt(game.players)
+    opening = (f"Deal {index + 1}: {seat_names[deal.dealer]} deals {dealt} cards each; "
+               f"the up-card is {card_text(deal.pile[0])}.")
+    steps = [writer.add(_dumps({"seat": None, "move": None, "text": opening,
+                                **position_json(deal)}))]
+    for move in played.moves:
+        seen = before(deal)
+        seat = deal.turn
+        deal.play(move, check=False)
+        text = move_text(seat_names[seat], seat, move, seen, deal, spectator=True)
+        if deal.restocks > seen.restocks:
+            text += (f". The stock is empty: the pile but its top card is shuffled into a "
+                     f"new stock of {len(deal.stock)} cards")
+        steps.append(writer.add(_dumps({"seat": seat, "move": str(move), "text": text,
+                                        **position_json(deal)})))
+    entry: dict[str, Any] = {"number": index + 1, "dealer": deal.dealer,
+                             "totals_before": totals_before, "sheet": None}
+    if index < len(game.results):
+        result = game.results[index]
+        sheet = deal_sheet(game, seat_names, index)
+        entry["sheet"] = {
+            "ending": sheet.ending,
+            "went_out": result.went_out,
+            "melded": list(result.melded),
+            "in_hand": list(result.in_hand),
+            "scores": list(result.scores),
+            "totals": [row.total for row in sheet.rows],
+            "notes": list(sheet.notes),
+            "outcome": sheet.outcome,
+        }
+    return _with_list(writer.add(_dumps(entry)), "steps", steps)
+
+
+def _dumps(value: Any) -> str:
+    """JSON as Starlette's JSONResponse writes it (compact, UTF-8 left as it is)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _with_list(obj_text: str, key: str, items: list[str]) -> str:
+    """The JSON object ``obj_text`` with ``key`` added, holding the JSON texts ``items``."""
+    return f'{obj_text[:-1]},"{key}":[{",".join(items)}]}}'
 
 
 def _outcome(game: Game, names: Sequence[str]) -> str:
@@ -130,27 +268,3 @@ def _outcome(game: Game, names: Sequence[str]) -> str:
         return "The record stops before the first deal is over."
     text = outcome_words(game, names, game.totals)
     return text if game.finished else f"The record stops before the end. {text}"
-
-
-def _names(names: Sequence[str] | None, players: int) -> list[str]:
-    if names is None:
-        return [f"Seat {seat}" for seat in range(players)]
-    if not isinstance(names, list) or len(names) != players or not all(
-        isinstance(name, str) and 0 < len(name) <= MAX_NAME for name in names
-    ):
-        raise ReplayRequestError(
-            f"names must be a list of {players} names of 1 to {MAX_NAME} characters")
-    return list(names)
-
-
-def replay_request(body: Any) -> dict[str, Any]:
-    """The answer to ``POST /api/replay``: a record, or ``{"record": ..., "names": [...]}``."""
-    if not isinstance(body, dict):
-        raise ReplayRequestError("send a game record: a JSON object with rules, players and "
-                                 "rounds")
-    if "record" in body:
-        record, names = body["record"], body.get("names")
-        if not isinstance(record, dict):
-            raise ReplayRequestError("record must be a game record (a JSON object)")
-        return replay_json(record, names)
-    return replay_json(body)

@@ -17,6 +17,8 @@ async function start() {
   listMyTables();
   try {
     form.catalogue = await getJSON('/api/rules');
+    // The server takes a shuffle number only when its operator allows it (tests).
+    $('#seed-field').hidden = !form.catalogue.seeds;
   } catch (error) {
     $('#create-error').textContent = `The games cannot be loaded: ${error.message}`;
     return;

@@ -1,0 +1,80 @@
+"""Clients by address, for the limits per address: which address a request comes from
+(an IPv6 client is its /64 network, which one person commonly holds whole), and how
+often each address did something lately.
+
+>>> address_key("2001:db8:1:2:3:4:5:6")
+'2001:db8:1:2::/64'
+>>> address_key("192.0.2.7")
+'192.0.2.7'
+>>> window = RateWindow(2, 60.0)
+>>> [window.allow("a", now=t) for t in (0.0, 1.0, 2.0, 61.5)]
+[True, True, False, True]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import time
+from collections import OrderedDict, deque
+
+from starlette.types import Scope
+
+TRACKED_ADDRESSES = 10_000
+"""A rate window remembers at most this many addresses (the least recent are forgotten)."""
+
+
+def address_key(host: str | None) -> str:
+    """The address a limit counts: the client's IPv4 address or IPv6 /64."""
+    if not host:
+        return "unknown"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host[:64]
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is None:
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return str(address.ipv4_mapped)
+    return str(address)
+
+
+def client_address(scope: Scope) -> str:
+    """The address key of an ASGI request or WebSocket (after the proxy headers, when the
+    operator trusts a proxy)."""
+    client = scope.get("client")
+    return address_key(client[0] if client else None)
+
+
+def creator_id(address: str) -> str:
+    """What the database keeps of the address that made a table: a hash, not the address."""
+    return hashlib.sha256(f"rummy500 creator {address}".encode()).hexdigest()[:32]
+
+
+class RateWindow:
+    """At most ``count`` events per address in any ``seconds``."""
+
+    def __init__(self, count: int, seconds: float) -> None:
+        self.count = count
+        self.seconds = seconds
+        self._seen: OrderedDict[str, deque[float]] = OrderedDict()
+
+    def allow(self, address: str, *, now: float | None = None) -> bool:
+        """Count an event of ``address`` if it is within its limit."""
+        now = time.monotonic() if now is None else now
+        times = self._seen.get(address)
+        if times is None:
+            times = self._seen[address] = deque()
+            while len(self._seen) > TRACKED_ADDRESSES:
+                self._seen.popitem(last=False)
+        else:
+            self._seen.move_to_end(address)
+        while times and now - times[0] >= self.seconds:
+            times.popleft()
+        if len(times) >= self.count:
+            return False
+        times.append(now)
+        return True
+
+
+__all__ = ["RateWindow", "address_key", "client_address", "creator_id"]

@@ -1,0 +1,111 @@
+"""The WebSocket connections of one serve process: each client's outbox, the clients of each
+table, and how many connections each address holds.
+
+Frames go out through each connection's own bounded queue, so a slow client never holds
+up a table: one that falls too far behind is closed (1013).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+QUEUE_LIMIT = 512
+"""Frames waiting for a client that reads too slowly; beyond it the client is dropped."""
+
+CLOSE_NORMAL = 1000
+CLOSE_GOING_AWAY = 1001
+CLOSE_POLICY = 1008
+CLOSE_TOO_BIG = 1009
+CLOSE_TOO_SLOW = 1013
+CLOSE_UNKNOWN_TOKEN = 4401
+
+
+@dataclass(eq=False)
+class Client:
+    """One WebSocket connection: its table, its seat (None: watching) and its outbox."""
+
+    table_id: str
+    address: str = ""
+    seat: int | None = None
+    joined: bool = False
+    outbox: asyncio.Queue[str | int] = field(
+        default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
+    """JSON text frames to send, or a close code that ends the connection."""
+
+    def send(self, frame: dict[str, Any] | str) -> None:
+        text = frame if isinstance(frame, str) else json.dumps(frame)
+        try:
+            self.outbox.put_nowait(text)
+        except asyncio.QueueFull:
+            self.close(CLOSE_TOO_SLOW)
+
+    def close(self, code: int) -> None:
+        while True:
+            try:
+                self.outbox.put_nowait(code)
+                return
+            except asyncio.QueueFull:
+                self.outbox.get_nowait()
+
+
+class Connections:
+    """Every open WebSocket of this process, by table and by address."""
+
+    def __init__(self) -> None:
+        self._by_table: dict[str, set[Client]] = defaultdict(set)
+        self._by_address: dict[str, int] = {}
+        self.open = 0
+
+    def admit(self, address: str, per_address: int) -> bool:
+        """Count a new connection from ``address``, unless it holds ``per_address`` already."""
+        held = self._by_address.get(address, 0)
+        if held >= per_address:
+            return False
+        self._by_address[address] = held + 1
+        self.open += 1
+        return True
+
+    def release(self, address: str) -> None:
+        held = self._by_address.get(address, 0) - 1
+        if held > 0:
+            self._by_address[address] = held
+        else:
+            self._by_address.pop(address, None)
+        self.open = max(0, self.open - 1)
+
+    def add(self, client: Client) -> None:
+        self._by_table[client.table_id].add(client)
+
+    def discard(self, client: Client) -> None:
+        clients = self._by_table.get(client.table_id)
+        if clients is not None:
+            clients.discard(client)
+            if not clients:
+                del self._by_table[client.table_id]
+
+    def of(self, table_id: str) -> list[Client]:
+        return list(self._by_table.get(table_id, ()))
+
+    def watched(self, table_id: str) -> bool:
+        return bool(self._by_table.get(table_id))
+
+    def broadcast(self, table_id: str, frame: dict[str, Any] | str) -> None:
+        text = frame if isinstance(frame, str) else json.dumps(frame)
+        for client in self.of(table_id):
+            client.send(text)
+
+    def everyone(self) -> Iterator[Client]:
+        for clients in list(self._by_table.values()):
+            yield from list(clients)
+
+    def tables(self) -> list[str]:
+        return list(self._by_table)
+
+
+__all__ = ["CLOSE_GOING_AWAY", "CLOSE_NORMAL", "CLOSE_POLICY", "CLOSE_TOO_BIG", "CLOSE_TOO_SLOW",
+           "CLOSE_UNKNOWN_TOKEN", "QUEUE_LIMIT", "Client", "Connections"]

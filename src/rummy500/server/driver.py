@@ -1,0 +1,114 @@
+"""The computer players' driver: who plays next at a table by itself, and when.
+
+A computer player moves after the table's pace; a person who is away has the stand-in
+(``expert``) play for them once ``takeover_s`` has passed, until they return. Nothing
+plays at a table where no person is connected: a table nobody sits at costs nothing,
+and it goes on where it stood when someone comes back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from ..session.refusal import STALE, Refusal
+from . import metrics
+from .live import BOT, PERSON, PLAYING, LiveTable
+from .logs import about_table
+from .master import UNAVAILABLE, Master
+from .thinking import Thinking
+
+log = logging.getLogger("rummy500.server")
+
+FOLLOWER_GRACE_S = 2.0
+"""A process that did not store a table's last change waits this much longer before
+moving for a computer player there, so processes seldom race for the same move."""
+
+RETRY_S = 2.0
+"""After the database refused a computer player's move, it tries again this much later."""
+
+
+class Driver:
+    def __init__(self, master: Master, thinking: Thinking, *, pace: float) -> None:
+        self.master = master
+        self.thinking = thinking
+        self.pace = pace
+        self.tasks: dict[str, asyncio.Task[None]] = {}
+        self.closing = False
+
+    def busy(self, table_id: str) -> bool:
+        return table_id in self.tasks
+
+    def stop(self) -> None:
+        self.closing = True
+        for task in list(self.tasks.values()):
+            task.cancel()
+
+    def kick(self, table: LiveTable) -> None:
+        """Start whatever plays next at ``table`` by itself (its lock held)."""
+        old = self.tasks.pop(table.id, None)
+        if old is not None and old is not asyncio.current_task():
+            old.cancel()
+        if self.closing or table.status != PLAYING or not _someone_there(table):
+            return
+        seat = table.game.turn
+        entry = table.seats[seat]
+        first = not any(True for _ in table.game.deal.moves)
+        pause = self.pace * (4 if first else 1)
+        if table.id not in self.master.last_local:
+            pause += FOLLOWER_GRACE_S
+        if entry.kind == BOT:
+            delay, standin = pause, False
+        elif table.spec.takeover_s <= 0 or table.connected.get(seat, False):
+            return
+        elif seat in table.standins:
+            delay, standin = pause, False
+        else:
+            delay, standin = table.spec.takeover_s, True
+        self.tasks[table.id] = asyncio.ensure_future(
+            self._play_for(table.id, seat, table.seq, delay, standin))
+
+    async def _play_for(self, table_id: str, seat: int, seq: int, delay: float,
+                        standin: bool) -> None:
+        about_table(table_id)
+        try:
+            await asyncio.sleep(delay)
+            table = self.master.live.get(table_id)
+            if table is None or table.seq != seq:
+                return
+            answer = await self.thinking.ask(table_id, table.question(seat))
+
+            def mark(live: LiveTable) -> None:
+                if standin and seat not in live.standins:
+                    live.standins.add(seat)
+                    self.master.send_seats(live)
+
+            outcome = await self.master.submit(table_id, seat, seq, answer.move,
+                                               before_store=mark)
+            if not isinstance(outcome, Refusal):
+                metrics.moved("bot")
+            elif outcome.code == UNAVAILABLE:
+                await asyncio.sleep(RETRY_S)  # the database is back soon, or the server stops
+                again = await self.master.table(table_id)
+                if again is not None:
+                    async with self.master.lock(table_id):
+                        self.kick(again)
+            elif outcome.code not in (STALE, "over"):
+                log.error("table %s seat %s: the computer player chose %s: %s",
+                          table_id, seat, answer.move, outcome.message)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("a computer player failed at table %s", table_id)
+        finally:
+            if self.tasks.get(table_id) is asyncio.current_task():
+                del self.tasks[table_id]
+
+
+def _someone_there(table: LiveTable) -> bool:
+    """Whether a person is connected to a seat of ``table`` (through any process)."""
+    return any(seat.kind == PERSON and table.connected.get(seat.seat, False)
+               for seat in table.seats)
+
+
+__all__ = ["Driver"]

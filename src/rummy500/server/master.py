@@ -1,0 +1,331 @@
+"""The table master: the one place where a table changes. A move is checked against the
+table, stored (committed) and only then acknowledged and broadcast, all under the
+table's lock and in order; changes stored by other processes are read back and
+broadcast in the same order.
+
+A table is held in memory only while it exists in the database: an id that names no
+table costs nothing (no lock, no entry) however often it is asked for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ..session.refusal import STALE, Refusal, check_move
+from . import metrics
+from .connections import Connections
+from .live import OVER, PLAYING, WAITING, Change, LiveTable, Seat, Spec
+from .presence import Presence
+from .security import new_table_id, new_token, token_hash
+from .store import Store
+
+log = logging.getLogger("rummy500.server")
+
+UNAVAILABLE = "unavailable"
+
+
+class Master:
+    """The tables this process holds (any process may hold any table)."""
+
+    def __init__(self, store: Store, connections: Connections, presence: Presence, *,
+                 again_hold_s: float = 600.0) -> None:
+        self.store = store
+        self.connections = connections
+        self.presence = presence
+        self.again_hold_s = again_hold_s
+        self.live: dict[str, LiveTable] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.touched: dict[str, float] = {}
+        self.last_local: set[str] = set()
+        """Tables whose last change this process stored."""
+        self.closing = False
+        self.changed: Callable[[LiveTable], None] = lambda table: None
+        """Told after every change of a table's game or seats (the driver listens)."""
+        self.loaded: Callable[[str], Any] = lambda table_id: None
+        """Told when a table is read into memory (other processes are asked who is there)."""
+        self.stop_counting = metrics.before_render(self.count_tables)
+
+    # -- memory -----------------------------------------------------------------------------
+
+    def lock(self, table_id: str) -> asyncio.Lock:
+        """The lock of a table known to exist (never made for an unknown id)."""
+        lock = self.locks.get(table_id)
+        if lock is None:
+            lock = self.locks[table_id] = asyncio.Lock()
+        return lock
+
+    def _hold(self, table: LiveTable) -> None:
+        self.live[table.id] = table
+        self.touched[table.id] = time.monotonic()
+
+    def drop(self, table_id: str) -> None:
+        """Forget a table (it is read again from the database when next asked for)."""
+        self.live.pop(table_id, None)
+        self.touched.pop(table_id, None)
+        self.last_local.discard(table_id)
+        lock = self.locks.get(table_id)
+        if lock is not None and not lock.locked():
+            del self.locks[table_id]
+
+    def count_tables(self) -> None:
+        """The tables gauge (taken fresh at each scrape of /metrics)."""
+        counts = {WAITING: 0, PLAYING: 0, OVER: 0}
+        for table in self.live.values():
+            counts[table.status] += 1
+        metrics.tables_by_status(counts)
+
+    async def _load(self, table_id: str, upto: int | None = None) -> LiveTable | None:
+        """The table from the database (its lock held); ``upto``: as it stood then."""
+        stored = await self.store.load(table_id)
+        if stored is None:
+            return None
+        changes = [c for c in stored.changes if upto is None or c.seq <= upto]
+        table = LiveTable.rebuild(table_id, stored.spec, stored.seats, changes,
+                                  stored.next_table)
+        for seat in range(table.spec.players):
+            table.connected[seat] = self.presence.connected(table_id, seat)
+        self._hold(table)
+        await self._maybe(self.loaded(table_id))
+        return table
+
+    async def _maybe(self, value: Any) -> None:
+        if asyncio.iscoroutine(value):
+            await value
+
+    async def table(self, table_id: str) -> LiveTable | None:
+        """The table, read from the database if this process does not hold it."""
+        table = self.live.get(table_id)
+        if table is None:
+            if not await self.store.exists(table_id):
+                return None
+            async with self.lock(table_id):
+                table = self.live.get(table_id) or await self._load(table_id)
+        if table is not None:
+            self.touched[table_id] = time.monotonic()
+        return table
+
+    # -- new tables and seats ---------------------------------------------------------------
+
+    async def create(self, spec: Spec, seats: list[Seat],
+                     creator: str) -> tuple[LiveTable, int | None, str | None]:
+        """A new table; the creator takes the first person seat: (table, seat, token)."""
+        table_id = new_table_id()
+        seat, token = None, None
+        for entry in seats:
+            if entry.open:
+                seat, token = entry.seat, new_token()
+                entry.token_hash = token_hash(token)
+                break
+        table = LiveTable(table_id, spec, seats)
+        made = self._start(table)
+        await self.store.create(table_id, spec, seats, made, creator=creator)
+        async with self.lock(table_id):
+            self._hold(table)
+            self.last_local.add(table_id)
+            self.changed(table)
+        return table, seat, token
+
+    @staticmethod
+    def _start(table: LiveTable) -> list[Change]:
+        start = table.start_change()
+        if start is None:
+            return []
+        table.apply(start)
+        return [start]
+
+    async def take_seat(self, table_id: str, seat: int, name: str | None,
+                        holder: str | None = None) -> tuple[str, str | None]:
+        """``("ok", token)``, ``("taken", None)``, ``("reserved", None)`` or
+        ``("unknown", None)``; ``holder``: the token hash a kept seat is kept for."""
+        token = new_token()
+        outcome, start = await self.store.take_seat(table_id, seat, name or "",
+                                                    token_hash(token), holder=holder)
+        if outcome != "ok":
+            return outcome, None
+        async with self.lock(table_id):
+            table = self.live.get(table_id)
+            if table is not None:
+                table.seats = await self.store.seats_of(table_id)
+                self.send_seats(table)
+                if start is not None and start.seq == table.seq + 1:
+                    self.last_local.add(table_id)
+                    event = table.apply(start)
+                    self._send_rendered(table, self._render(table, start.seq, event))
+                await self.catch_up(table)
+                self.changed(table)
+        return "ok", token
+
+    async def seat_of(self, table: LiveTable, token: str) -> int | None:
+        """The seat ``token`` holds at ``table``, the seats read again from the database
+        when it holds none here: it may have been taken through another process."""
+        async with self.lock(table.id):
+            return await self.seat_for(table, token)
+
+    async def seat_for(self, table: LiveTable, token: str) -> int | None:
+        """As :meth:`seat_of`, the table's lock held."""
+        wanted = token_hash(token)
+        seat = table.seat_with(wanted)
+        if seat is None:
+            table.seats = await self.store.seats_of(table.id)
+            seat = table.seat_with(wanted)
+        return seat
+
+    # -- the next game ----------------------------------------------------------------------
+
+    async def again(self, old: LiveTable, seat: int,
+                    token: str) -> tuple[str, str | None, str | None]:
+        """``seat`` of the finished table ``old`` (``token`` its seat token there) takes its
+        own seat at the next game: ``(outcome, next table, token)``, outcome ``created``,
+        ``ok``, ``taken`` or ``unknown``. Exactly one next table is made, however many
+        processes ask at once (the database's compare and set decides); each person seat
+        of it is kept for the person who held it until they take it, decline it, or
+        ``again_hold_s`` passes."""
+        holder = token_hash(token)
+        next_id = old.next_table
+        if next_id is None:
+            new = new_token()
+            table = old.again(new_table_id(), seat, token_hash(new),
+                              time.time() + self.again_hold_s)
+            made = self._start(table)
+            winner = await self.store.create_next(old.id, table.id, table.spec, table.seats,
+                                                  made)
+            if winner is None:
+                return "unknown", None, None
+            if winner == table.id:
+                async with self.lock(table.id):
+                    self._hold(table)
+                    self.last_local.add(table.id)
+                    self.changed(table)
+                await self.learn_next(old.id, table.id)
+                return "created", table.id, new
+            next_id = winner
+            await self.learn_next(old.id, next_id)
+        entry = old.seats[seat]
+        outcome, taken = await self.take_seat(next_id, seat, entry.name, holder=holder)
+        return outcome, next_id, taken
+
+    async def decline(self, old: LiveTable, token: str) -> bool:
+        """The person of ``token`` will not play the next game: their kept seat is open."""
+        if old.next_table is None:
+            return False
+        released = await self.store.release(old.next_table, token_hash(token))
+        if released:
+            async with self.lock(old.next_table):
+                table = self.live.get(old.next_table)
+                if table is not None:
+                    table.seats = await self.store.seats_of(table.id)
+                    self.send_seats(table)
+        return released
+
+    async def learn_next(self, table_id: str, next_id: str) -> None:
+        """The next game of ``table_id`` is ``next_id``: every client of it hears so, once."""
+        table = self.live.get(table_id)
+        if table is None:
+            return
+        async with self.lock(table_id):
+            if table.next_table is not None:
+                return
+            table.next_table = next_id
+            self.connections.broadcast(table_id, {"type": "next", "table": next_id,
+                                                  "url": f"/t/{next_id}"})
+
+    # -- moves ------------------------------------------------------------------------------
+
+    async def submit(self, table_id: str, seat: int, seq: int, move: str,
+                     *, before_store: Callable[[LiveTable], None] | None = None,
+                     ) -> Refusal | int:
+        """Check, store and broadcast ``seat``'s move; its change's seq or a refusal."""
+        if self.closing:
+            return Refusal(UNAVAILABLE, "the server is shutting down: try again shortly")
+        table = await self.table(table_id)
+        if table is None:
+            return Refusal("unknown_table", "this table no longer exists")
+        async with self.lock(table_id):
+            table = self.live.get(table_id) or await self._load(table_id)
+            if table is None:
+                return Refusal("unknown_table", "this table no longer exists")
+            if seq != table.seq:
+                return Refusal(STALE, f"the table is at change {table.seq}, not {seq}: "
+                                      "read the latest state and move again")
+            checked = check_move(table.game, seat, move)
+            if isinstance(checked, Refusal):
+                return checked
+            if before_store is not None:
+                before_store(table)
+            rendered: list[dict[int | None, str]] = []
+            made = table.make(seat, checked, lambda change, event: rendered.append(
+                self._render(table, change.seq, event)))
+            try:
+                stored = await self.store.append(table_id, seq, made, table.status)
+            except Exception as error:
+                log.warning("storing a move at table %s failed: %s", table_id, error)
+                self.drop(table_id)
+                return Refusal(UNAVAILABLE, "the move could not be stored: try again")
+            if not stored:
+                # Another process stored a change first: this one is void. The table as
+                # it stood before it, then every change stored since, as updates (with
+                # their events) to this process's clients.
+                self.drop(table_id)
+                fresh = await self._load(table_id, upto=seq)
+                if fresh is not None:
+                    await self.catch_up(fresh)
+                    self.changed(fresh)
+                return Refusal(STALE, "the table moved on: read the latest state and move again")
+            self.last_local.add(table_id)
+            for frames in rendered:
+                self._send_rendered(table, frames)
+            self.changed(table)
+            return made[0].seq
+
+    async def catch_up(self, table: LiveTable) -> None:
+        """Changes stored by other processes, applied and broadcast in order (lock held)."""
+        newer = await self.store.changes_after(table.id, table.seq)
+        if not newer:
+            return
+        self.last_local.discard(table.id)
+        for change in newer:
+            event = table.apply(change)
+            self._send_rendered(table, self._render(table, change.seq, event))
+        self.changed(table)
+
+    async def resync(self, table_id: str) -> None:
+        """Read the table's seats and changes again (notifications may have been lost)."""
+        table = self.live.get(table_id)
+        if table is None:
+            return
+        async with self.lock(table_id):
+            if self.live.get(table_id) is not table:
+                return
+            table.seats = await self.store.seats_of(table_id)
+            self.send_seats(table)
+            await self.catch_up(table)
+            self.changed(table)
+
+    # -- what clients hear ------------------------------------------------------------------
+
+    def _render(self, table: LiveTable, seq: int, event: dict[str, Any]) -> dict[int | None, str]:
+        """The update frame of one change for each seat that has a client here."""
+        frames: dict[int | None, str] = {}
+        for client in self.connections.of(table.id):
+            if client.seat not in frames:
+                frames[client.seat] = json.dumps({"type": "update", "seq": seq, "event": event,
+                                                  "state": table.state(client.seat)})
+        return frames
+
+    def _send_rendered(self, table: LiveTable, frames: dict[int | None, str]) -> None:
+        for client in self.connections.of(table.id):
+            frame = frames.get(client.seat)
+            if frame is not None:
+                client.send(frame)
+
+    def send_seats(self, table: LiveTable) -> None:
+        self.connections.broadcast(table.id, {"type": "seats", "seq": table.seq,
+                                              "seats": table.seats_json()})
+
+
+__all__ = ["UNAVAILABLE", "Master"]

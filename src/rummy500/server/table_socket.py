@@ -1,0 +1,144 @@
+"""One WebSocket connection of docs/protocol.md, from its admission to its close.
+
+A connection is admitted only within the limits per address and per server, must say
+hello within ``hello_timeout_s``, and sends at most 20 frames a second of at most 4 KiB.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from . import metrics
+from .addresses import client_address
+from .connections import (
+    CLOSE_NORMAL,
+    CLOSE_POLICY,
+    CLOSE_TOO_BIG,
+    CLOSE_UNKNOWN_TOKEN,
+    Client,
+)
+from .hub import Hub, UnknownToken
+from .security import FRAME_LIMIT, BadFrame, RateLimit, origin_allowed, parse_frame, valid_id
+
+CLOSE_TRY_AGAIN = 1013
+
+
+async def serve_socket(hub: Hub, websocket: WebSocket) -> None:
+    table_id = str(websocket.path_params["table"])
+    if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host")):
+        await websocket.close(code=CLOSE_POLICY)  # before accept: an HTTP 403
+        return
+    settings = hub.settings
+    address = client_address(websocket.scope)
+    connections = hub.connections
+    if connections.open >= settings.max_connections:
+        metrics.limit_hit("connections")
+        await websocket.close(code=CLOSE_TRY_AGAIN)
+        return
+    if not connections.admit(address, settings.connections_per_address):
+        metrics.limit_hit("connections_per_address")
+        await websocket.close(code=CLOSE_POLICY)
+        return
+    metrics.connection_opened("websocket")
+    try:
+        await websocket.accept()
+        if not valid_id(table_id) or await hub.table(table_id) is None:
+            await websocket.close(code=CLOSE_UNKNOWN_TOKEN, reason="there is no such table")
+            return
+        await _serve(hub, websocket, Client(table_id, address))
+    finally:
+        connections.release(address)
+        metrics.connection_closed("websocket")
+
+
+async def _serve(hub: Hub, websocket: WebSocket, client: Client) -> None:
+    writer = asyncio.ensure_future(_write(websocket, client))
+    try:
+        await _read(hub, websocket, client)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await hub.leave(client)
+        if not writer.done():
+            client.close(CLOSE_NORMAL)
+        try:
+            await asyncio.wait_for(writer, 5)
+        except (TimeoutError, asyncio.CancelledError, Exception):
+            writer.cancel()
+
+
+async def _write(websocket: WebSocket, client: Client) -> None:
+    while True:
+        item = await client.outbox.get()
+        if isinstance(item, int):
+            with contextlib.suppress(Exception):  # already closed by the other side
+                await websocket.close(code=item)
+            return
+        try:
+            await websocket.send_text(item)
+        except Exception:
+            return
+
+
+async def _read(hub: Hub, websocket: WebSocket, client: Client) -> None:
+    limit = RateLimit()
+    hello_by = asyncio.get_running_loop().time() + hub.settings.hello_timeout_s
+    while True:
+        if client.joined:
+            message = await websocket.receive()
+        else:
+            try:
+                message = await asyncio.wait_for(
+                    websocket.receive(), max(0.0, hello_by - asyncio.get_running_loop().time()))
+            except TimeoutError:
+                metrics.limit_hit("hello_timeout")
+                client.close(CLOSE_POLICY)
+                return
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text")
+        if text is None:
+            data = message.get("bytes") or b""
+            if len(data) > FRAME_LIMIT:
+                client.close(CLOSE_TOO_BIG)
+                return
+            client.send({"type": "error", "code": "bad_frame",
+                         "message": "frames are JSON text, not binary"})
+            continue
+        if len(text) > FRAME_LIMIT or len(text.encode("utf-8", "surrogatepass")) > FRAME_LIMIT:
+            client.close(CLOSE_TOO_BIG)
+            return
+        verdict = limit.check()
+        if verdict == "close":
+            metrics.limit_hit("frames")
+            client.close(CLOSE_POLICY)
+            return
+        if verdict == "drop":
+            metrics.limit_hit("frames")
+            client.send({"type": "error", "code": "rate_limited",
+                         "message": "at most 20 frames a second: this one was dropped"})
+            continue
+        frame = parse_frame(text)
+        if isinstance(frame, BadFrame):
+            client.send({"type": "error", "code": frame.code, "message": frame.message})
+            continue
+        kind = frame["type"]
+        if kind == "ping":
+            client.send({"type": "pong"})
+        elif kind == "hello":
+            try:
+                await hub.join(client, frame["token"])
+            except UnknownToken:
+                client.close(CLOSE_UNKNOWN_TOKEN)
+                return
+        elif not client.joined:
+            client.send({"type": "error", "code": "hello_first",
+                         "message": "say hello first: {\"type\": \"hello\", \"token\": ...}"})
+        else:
+            await hub.move(client, frame["id"], frame["seq"], frame["move"])
+
+
+__all__ = ["serve_socket"]

@@ -1,0 +1,86 @@
+"""A new table's set-up from the body of ``POST /api/tables``: rules, players, seats,
+``takeover_s`` and (where the operator allows it) the seed, each checked."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from ..bots import BOT_NAMES
+from ..rules import RulesError, rules_from_record
+from .apierror import ApiError
+from .live import BOT, PERSON, SEED_LIMIT, Seat, Spec
+from .security import BadName, clean_name
+
+TAKEOVER_LIMIT = 24 * 3600
+
+
+def table_spec(data: dict[str, Any], *, allow_seeds: bool = False) -> tuple[Spec, list[Seat]]:
+    """A new table's set-up from a POST /api/tables body, or :class:`ApiError` saying why.
+    A ``seed`` is taken only when the operator allows seeds: whoever chooses the shuffle
+    knows every hand."""
+    rules_data = data.get("rules", {"preset": "classic"})
+    try:
+        rules = rules_from_record(rules_data)
+    except (RulesError, TypeError, ValueError) as error:
+        raise ApiError(400, "bad_rules", f"rules: {error}") from None
+    players = data.get("players", 4 if rules.partnership else 2)
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise ApiError(400, "bad_players", "players must be a whole number")
+    try:
+        rules.check_players(players)
+    except RulesError as error:
+        raise ApiError(400, "bad_players", str(error)) from None
+    takeover = data.get("takeover_s", 60)
+    if (not isinstance(takeover, int | float) or isinstance(takeover, bool)
+            or not 0 <= takeover <= TAKEOVER_LIMIT):
+        raise ApiError(400, "bad_takeover",
+                       f"takeover_s must be a number of seconds from 0 to {TAKEOVER_LIMIT}")
+    seed = data.get("seed")
+    if seed is not None and not allow_seeds:
+        raise ApiError(400, "seeds_disabled", "this server shuffles every table itself: a "
+                       "seed is taken only by a server started with --allow-seeds")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
+                             or not 0 <= seed < SEED_LIMIT):
+        raise ApiError(400, "bad_seed", "seed must be a whole number from 0 to 2**63 - 1")
+    seats = _seats(data.get("seats"), players)
+    spec = Spec(rules=rules.to_record(), players=players,
+                seed=secrets.randbelow(SEED_LIMIT) if seed is None else seed,
+                takeover_s=float(takeover), seeded=seed is not None)
+    return spec, seats
+
+
+def _seats(given: Any, players: int) -> list[Seat]:
+    if given is None:
+        return [Seat(seat, PERSON) for seat in range(players)]
+    if not isinstance(given, list) or len(given) != players:
+        raise ApiError(400, "bad_seats", f"seats must list one entry for each of the {players} "
+                                         "players")
+    seats = []
+    for index, entry in enumerate(given):
+        if not isinstance(entry, dict):
+            raise ApiError(400, "bad_seats", f"seat {index} must be an object with a kind")
+        kind = entry.get("kind")
+        if kind == PERSON:
+            name = entry.get("name")
+            seats.append(Seat(index, PERSON, name=None if name is None else person_name(name)))
+        elif kind == BOT:
+            bot = entry.get("bot", "expert")
+            if bot not in BOT_NAMES:
+                raise ApiError(400, "bad_seats", f"seat {index}: unknown computer player "
+                               f"{str(bot)[:40]!r}; the computer players are: "
+                               f"{', '.join(BOT_NAMES)}")
+            seats.append(Seat(index, BOT, bot=str(bot)))
+        else:
+            raise ApiError(400, "bad_seats", f"seat {index}: kind must be person or bot")
+    return seats
+
+
+def person_name(value: Any) -> str:
+    try:
+        return clean_name(value)
+    except BadName as error:
+        raise ApiError(400, "bad_name", str(error)) from None
+
+
+__all__ = ["TAKEOVER_LIMIT", "person_name", "table_spec"]
