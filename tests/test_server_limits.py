@@ -10,12 +10,15 @@ import asyncio
 import random
 import sqlite3
 import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from rawhttp import Answer, acall
+from rawhttp import Answer, acall, call
 from rummy500.client import ServerError, TableConnection
 from rummy500.server.process import start_server as start_server_process
 from serverkit import ServerProcess, Servers, play_out, seat_body
@@ -92,6 +95,20 @@ async def test_tables_made_in_an_hour_are_limited_per_address(servers: Servers,
     # Another address has its own count.
     assert (await create(server, {"players": 2}, source=OTHER_ADDRESS)).status == 201
     assert (await create(server, {"players": 2})).code == "too_many_tables"
+
+
+async def test_the_limit_holds_for_requests_sent_all_at_once(servers: Servers,
+                                                           sqlite_url: str) -> None:
+    """The limit is checked and the table made as one step: thirty requests at once make
+    three tables, not one each for every request that was checked before any was made."""
+    server = servers.start(sqlite_url, extra=("--tables-per-hour", "3"))
+    loop = asyncio.get_running_loop()
+    with ThreadPoolExecutor(30) as pool:
+        answers = await asyncio.gather(*[
+            loop.run_in_executor(pool, partial(call, server.base, "POST", "/api/tables",
+                                               {"players": 2})) for _ in range(30)])
+    statuses = Counter(answer.status for answer in answers)
+    assert statuses == {201: 3, 429: 27}, statuses
 
 
 async def test_unfinished_tables_are_limited_per_address(servers: Servers,
@@ -191,7 +208,7 @@ async def test_a_declined_seat_is_open_to_anyone(servers: Servers, sqlite_url: s
 
 async def test_a_kept_seat_is_open_to_anyone_once_again_hold_s_has_passed(
         servers: Servers, sqlite_url: str) -> None:
-    hold = 2.0
+    hold = 3.0
     server = servers.start(sqlite_url, extra=("--again-hold-s", str(hold)))
     table, ann, _bob = await finish_pair(server)
     asked = time.monotonic()

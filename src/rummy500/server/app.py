@@ -98,6 +98,9 @@ def create_app(store: Store, *, settings: ServerSettings | None = None,
     settings = settings if settings is not None else ServerSettings()
     hub = hub if hub is not None else Hub(store, settings=settings)
     hints = RateWindow(settings.hints_per_minute, 60.0)
+    # The limits per address are checked and the table made as one step: else requests
+    # sent all at once would each pass the check before any of their tables exists.
+    creating = asyncio.Lock()
 
     async def known_table(request: Request) -> LiveTable:
         table = await hub.table(_table_id(request))
@@ -112,17 +115,18 @@ def create_app(store: Store, *, settings: ServerSettings | None = None,
             raise ApiError(400, "needs_person", "a table needs at least one person seat: "
                            "computer players play only with people")
         creator = creator_id(client_address(request.scope))
-        made, unfinished = await store.made_by(creator, since=_now() - 3600)
-        if made >= settings.tables_per_hour:
-            metrics.limit_hit("tables_per_hour")
-            raise ApiError(429, "too_many_tables", f"at most {settings.tables_per_hour} new "
-                           "tables an hour from one address: try again later")
-        if unfinished >= settings.open_tables_per_address:
-            metrics.limit_hit("open_tables")
-            raise ApiError(429, "too_many_tables",
-                           f"at most {settings.open_tables_per_address} unfinished tables "
-                           "from one address: finish or leave some first")
-        table, seat, token = await hub.master.create(spec, seats, creator)
+        async with creating:
+            made, unfinished = await store.made_by(creator, since=_now() - 3600)
+            if made >= settings.tables_per_hour:
+                metrics.limit_hit("tables_per_hour")
+                raise ApiError(429, "too_many_tables", f"at most {settings.tables_per_hour} "
+                               "new tables an hour from one address: try again later")
+            if unfinished >= settings.open_tables_per_address:
+                metrics.limit_hit("open_tables")
+                raise ApiError(429, "too_many_tables",
+                               f"at most {settings.open_tables_per_address} unfinished tables "
+                               "from one address: finish or leave some first")
+            table, seat, token = await hub.master.create(spec, seats, creator)
         about_table(table.id)
         return JSONResponse({"table": table.id, "url": f"/t/{table.id}", "seat": seat,
                              "token": token}, status_code=201)
@@ -161,6 +165,9 @@ def create_app(store: Store, *, settings: ServerSettings | None = None,
         if not table.game.finished:
             raise ApiError(409, "not_over", "the next game can start once this one is over")
         if data.get("decline") is True:
+            if table.next_table is None:
+                raise ApiError(409, "no_next_game", "nobody has asked for the next game yet: "
+                               "there is no seat to decline")
             released = await hub.master.decline(table, token)
             return JSONResponse({"declined": released, "table": table.next_table})
         outcome, next_id, new_token = await hub.master.again(table, seat, token)

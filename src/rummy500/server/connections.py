@@ -60,6 +60,14 @@ class Connections:
         self._by_table: dict[str, set[Client]] = defaultdict(set)
         self._by_address: dict[str, int] = {}
         self.open = 0
+        """Open WebSockets."""
+        self.http_open = 0
+        """Open plain HTTP connections (counted by :mod:`.transport`): with the WebSockets,
+        what ``max_connections`` bounds."""
+
+    @property
+    def total(self) -> int:
+        return self.open + self.http_open
 
     def admit(self, address: str, per_address: int) -> bool:
         """Count a new connection from ``address``, unless it holds ``per_address`` already."""

@@ -76,7 +76,7 @@ def serve(settings: ServerSettings) -> int:
                             proxy_headers=proxied,
                             forwarded_allow_ips=settings.forwarded_allow_ips or None,
                             ssl_certfile=settings.certfile, ssl_keyfile=settings.keyfile,
-                            **uvicorn_options(settings))
+                            **uvicorn_options(settings, hub.connections))
     server = Server(config, hub)
     server.run()
     if not server.started:

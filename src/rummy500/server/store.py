@@ -126,11 +126,12 @@ def _private_sqlite_files(database: str) -> None:
     """Make the SQLite file readable by its owner only (it holds every table's seed),
     before SQLite opens it: SQLite gives its -wal and -shm files the same mode."""
     path = Path(database).expanduser()
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     with contextlib.suppress(FileExistsError):
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
         try:
-            if name.exists() and name.stat().st_mode & 0o077:
+            if name.is_file() and name.stat().st_mode & 0o077:
                 name.chmod(0o600)
         except OSError as error:  # not ours to change: say so, and serve anyway
             log.warning("could not make %s private (%s)", name, error)
@@ -190,10 +191,11 @@ class Store:
                 async_url(url), pool_size=10, max_overflow=10, pool_pre_ping=True,
                 connect_args={"timeout": CONNECT_TIMEOUT_S})
         else:
-            _private_sqlite_files(make_url(url).database or "")
+            engine_url = async_url(url)  # checks that it names a file
+            _private_sqlite_files(make_url(engine_url).database or "")
             # One connection: SQLite has one writer at a time anyway, and waiting in
             # Python for our turn is cheaper than retrying a busy database.
-            self.engine = create_async_engine(async_url(url), pool_size=1, max_overflow=0)
+            self.engine = create_async_engine(engine_url, pool_size=1, max_overflow=0)
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
 
     async def open(self) -> None:

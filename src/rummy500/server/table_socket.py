@@ -34,7 +34,7 @@ async def serve_socket(hub: Hub, websocket: WebSocket) -> None:
     settings = hub.settings
     address = client_address(websocket.scope)
     connections = hub.connections
-    if connections.open >= settings.max_connections:
+    if connections.total >= settings.max_connections:
         metrics.limit_hit("connections")
         await websocket.close(code=CLOSE_TRY_AGAIN)
         return

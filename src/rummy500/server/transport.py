@@ -14,25 +14,26 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from . import metrics
 from .addresses import address_key
+from .connections import Connections
 from .settings import ServerSettings
 
 
 class _Counts:
-    def __init__(self) -> None:
+    def __init__(self, connections: Connections) -> None:
         self.by_address: dict[str, int] = {}
-        self.total = 0
+        self.connections = connections
 
     def admit(self, address: str, settings: ServerSettings) -> str | None:
         """Count a connection, or the name of the limit it is over. Behind a proxy every
         connection comes from the proxy: the limit per address is then the WebSockets'
         (by the forwarded address) and the proxy's own."""
-        if self.total >= settings.max_connections:
+        if self.connections.total >= settings.max_connections:
             return "connections"
         held = self.by_address.get(address, 0)
         if held >= settings.connections_per_address and not settings.forwarded_allow_ips:
             return "connections_per_address"
         self.by_address[address] = held + 1
-        self.total += 1
+        self.connections.http_open += 1
         return None
 
     def release(self, address: str) -> None:
@@ -41,12 +42,14 @@ class _Counts:
             self.by_address[address] = held
         else:
             self.by_address.pop(address, None)
-        self.total = max(0, self.total - 1)
+        self.connections.http_open = max(0, self.connections.http_open - 1)
 
 
-def guarded_http(settings: ServerSettings) -> type[HttpToolsProtocol]:
-    """The HTTP protocol class for uvicorn's ``http`` setting, bounded by ``settings``."""
-    counts = _Counts()
+def guarded_http(settings: ServerSettings,
+                 connections: Connections) -> type[HttpToolsProtocol]:
+    """The HTTP protocol class for uvicorn's ``http`` setting, bounded by ``settings``
+    (``max_connections`` with the WebSockets of ``connections``)."""
+    counts = _Counts(connections)
 
     class GuardedHttp(HttpToolsProtocol):
         _address = ""
@@ -105,8 +108,8 @@ def guarded_http(settings: ServerSettings) -> type[HttpToolsProtocol]:
     return GuardedHttp
 
 
-def uvicorn_options(settings: ServerSettings) -> dict[str, Any]:
-    return {"http": guarded_http(settings), "timeout_keep_alive": 5}
+def uvicorn_options(settings: ServerSettings, connections: Connections) -> dict[str, Any]:
+    return {"http": guarded_http(settings, connections), "timeout_keep_alive": 5}
 
 
 __all__ = ["guarded_http", "uvicorn_options"]
