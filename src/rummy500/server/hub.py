@@ -22,8 +22,9 @@ from ..session.refusal import NOT_SEATED, Refusal
 from . import metrics
 from .connections import CLOSE_GOING_AWAY, Client, Connections
 from .driver import Driver
+from .guard import unreachable_database
 from .live import LiveTable
-from .master import Master
+from .master import UNAVAILABLE, Master
 from .messages import AskPresence, Changed, Message, NextTable, Present, SeatsChanged
 from .presence import Presence
 from .security import valid_token
@@ -160,7 +161,13 @@ class Hub:
         if client.seat is None:
             outcome: Refusal | int = Refusal(NOT_SEATED, "a spectator cannot move")
         else:
-            outcome = await self.master.submit(client.table_id, client.seat, seq, text)
+            try:
+                outcome = await self.master.submit(client.table_id, client.seat, seq, text)
+            except Exception as error:
+                if not unreachable_database(error):
+                    raise
+                outcome = Refusal(UNAVAILABLE, "the database cannot be reached just now: "
+                                               "try again shortly")
         if isinstance(outcome, Refusal):
             metrics.refused(outcome.code)
             client.send({"type": "refused", "id": client_id, "code": outcome.code,
@@ -201,6 +208,8 @@ class Hub:
             return
         table = self.master.live.get(table_id)
         if table is None:
+            if table_id in self.master.behind:
+                await self.master.resync(table_id)
             return
         if isinstance(message, SeatsChanged):
             await self.master.resync(table_id)
@@ -212,15 +221,21 @@ class Hub:
     async def resync(self) -> None:
         """After notifications were lost for a while (the listening connection dropped,
         the database restarted): every table in memory catches up from the database, and
-        the other processes say again who is connected."""
-        for table_id in list(self.master.live):
+        the other processes say again who is connected. Raises after trying every table
+        if any failed (the listener then tries again)."""
+        failed = None
+        for table_id in [*self.master.live, *self.master.behind]:
             try:
                 await self.master.resync(table_id)
+                self.presence.forget_others(table_id)
                 await self._ask_presence(table_id)
                 for seat, count in self.presence.local_seats(table_id).items():
                     await self._notify(Present(table_id, self.process, seat, count))
             except Exception as error:
                 log.warning("catching table %s up failed: %s", table_id, error)
+                failed = error
+        if failed is not None:
+            raise failed
 
     # -- memory and retention ---------------------------------------------------------------
 

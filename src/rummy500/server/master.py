@@ -43,6 +43,10 @@ class Master:
         self.touched: dict[str, float] = {}
         self.last_local: set[str] = set()
         """Tables whose last change this process stored."""
+        self.behind: dict[str, int] = {}
+        """Tables dropped while clients here watched them (a store failed): the change
+        those clients saw last. The table is read again as it stood then and caught up,
+        so they hear every change since."""
         self.closing = False
         self.changed: Callable[[LiveTable], None] = lambda table: None
         """Told after every change of a table's game or seats (the driver listens)."""
@@ -83,7 +87,11 @@ class Master:
         """The table from the database (its lock held); ``upto``: as it stood then."""
         stored = await self.store.load(table_id)
         if stored is None:
+            self.behind.pop(table_id, None)
             return None
+        seen = self.behind.pop(table_id, None)
+        if upto is None:
+            upto = seen
         changes = [c for c in stored.changes if upto is None or c.seq <= upto]
         table = LiveTable.rebuild(table_id, stored.spec, stored.seats, changes,
                                   stored.next_table)
@@ -91,6 +99,8 @@ class Master:
             table.connected[seat] = self.presence.connected(table_id, seat)
         self._hold(table)
         await self._maybe(self.loaded(table_id))
+        if seen is not None:
+            await self.catch_up(table)
         return table
 
     async def _maybe(self, value: Any) -> None:
@@ -265,6 +275,8 @@ class Master:
             except Exception as error:
                 log.warning("storing a move at table %s failed: %s", table_id, error)
                 self.drop(table_id)
+                if self.connections.watched(table_id):
+                    self.behind[table_id] = seq
                 return Refusal(UNAVAILABLE, "the move could not be stored: try again")
             if not stored:
                 # Another process stored a change first: this one is void. The table as
@@ -297,6 +309,8 @@ class Master:
         """Read the table's seats and changes again (notifications may have been lost)."""
         table = self.live.get(table_id)
         if table is None:
+            if table_id in self.behind:
+                await self.table(table_id)  # read again and caught up
             return
         async with self.lock(table_id):
             if self.live.get(table_id) is not table:

@@ -55,6 +55,10 @@ class Presence:
         remote = self._remote.get(table_id, {}).get(seat, {})
         return any(count > 0 for count in remote.values())
 
+    def forget_others(self, table_id: str) -> None:
+        """Forget what other processes said of the table (they are asked again)."""
+        self._remote.pop(table_id, None)
+
     def forget_remote(self, table_id: str) -> None:
         """What other processes said of the table (it left this process's memory)."""
         if table_id not in self._local:

@@ -20,6 +20,7 @@ from .connections import (
     CLOSE_UNKNOWN_TOKEN,
     Client,
 )
+from .guard import unreachable_database
 from .hub import Hub, UnknownToken
 from .security import FRAME_LIMIT, BadFrame, RateLimit, origin_allowed, parse_frame, valid_id
 
@@ -134,6 +135,12 @@ async def _read(hub: Hub, websocket: WebSocket, client: Client) -> None:
             except UnknownToken:
                 client.close(CLOSE_UNKNOWN_TOKEN)
                 return
+            except Exception as error:
+                if not unreachable_database(error):
+                    raise
+                client.send({"type": "error", "code": "unavailable",
+                             "message": "the database cannot be reached just now: say hello "
+                                        "again shortly"})
         elif not client.joined:
             client.send({"type": "error", "code": "hello_first",
                          "message": "say hello first: {\"type\": \"hello\", \"token\": ...}"})
