@@ -56,8 +56,9 @@ def test_host_names_pass_only_when_allowed() -> None:
     for host in ("127.0.0.1:8500", "[::1]:8500", "localhost", "192.0.2.4", "a.localhost:1",
                  "play.example.org", "PLAY.example.org.:443"):
         assert settings.host_allowed(host), host
-    for host in ("rebind.example", "play.example.org.evil.example", "", None, "[::1",
-                 "localhost:http", "example.org:80:80"):
+    bad: tuple[str | None, ...] = ("rebind.example", "play.example.org.evil.example", "", None,
+                                   "[::1", "localhost:http", "example.org:80:80")
+    for host in bad:
         assert not settings.host_allowed(host), host
 
 
