@@ -58,8 +58,8 @@ def test_host_names_pass_only_when_allowed() -> None:
         assert settings.host_allowed(host), host
     bad: tuple[str | None, ...] = ("rebind.example", "play.example.org.evil.example", "", None,
                                    "[::1", "localhost:http", "example.org:80:80")
-    for host in bad:
-        assert not settings.host_allowed(host), host
+    for refused in bad:
+        assert not settings.host_allowed(refused), refused
 
 
 @pytest.mark.asyncio
