@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from .extras import require
+from ..extras import require
 
 WEB_MODULES = ("starlette", "uvicorn", "sqlalchemy", "alembic", "aiosqlite", "websockets",
                "platformdirs")
@@ -39,8 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     require("web", *WEB_MODULES, feature="rummy500 serve")
+    from ..server.database import DatabaseURLError, async_url
     from ..server.settings import SettingsError, from_arguments
-    from ..server.store import DatabaseURLError, async_url
 
     try:
         settings = from_arguments(args)

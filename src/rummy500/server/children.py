@@ -215,7 +215,10 @@ def _child_main(connection: Connection, memory_limit: int | None, nice: int,
         importlib.import_module(name)
     if memory_limit is not None:
         resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
-    connection.send(_READY)
+    try:
+        connection.send(_READY)
+    except (EOFError, OSError):  # the server stopped while this child was starting
+        return
     while True:
         try:
             function, args = connection.recv()

@@ -53,26 +53,18 @@ class Client:
                 self.outbox.get_nowait()
 
 
-class Connections:
-    """Every open WebSocket of this process, by table and by address."""
+class AddressTally:
+    """Open connections of one kind: in all, and from each address."""
 
     def __init__(self) -> None:
-        self._by_table: dict[str, set[Client]] = defaultdict(set)
         self._by_address: dict[str, int] = {}
         self.open = 0
-        """Open WebSockets."""
-        self.http_open = 0
-        """Open plain HTTP connections (counted by :mod:`.transport`): with the WebSockets,
-        what ``max_connections`` bounds."""
 
-    @property
-    def total(self) -> int:
-        return self.open + self.http_open
-
-    def admit(self, address: str, per_address: int) -> bool:
-        """Count a new connection from ``address``, unless it holds ``per_address`` already."""
+    def admit(self, address: str, per_address: int | None) -> bool:
+        """Count a new connection from ``address``, unless it holds ``per_address``
+        already (None: no limit per address)."""
         held = self._by_address.get(address, 0)
-        if held >= per_address:
+        if per_address is not None and held >= per_address:
             return False
         self._by_address[address] = held + 1
         self.open += 1
@@ -85,6 +77,21 @@ class Connections:
         else:
             self._by_address.pop(address, None)
         self.open = max(0, self.open - 1)
+
+
+class Connections:
+    """Every open WebSocket of this process, by table, and the tallies of connections
+    (WebSockets, and plain HTTP ones counted by :mod:`.transport`)."""
+
+    def __init__(self) -> None:
+        self._by_table: dict[str, set[Client]] = defaultdict(set)
+        self.sockets = AddressTally()
+        self.plain = AddressTally()
+
+    @property
+    def total(self) -> int:
+        """Open connections of both kinds: what ``max_connections`` bounds."""
+        return self.sockets.open + self.plain.open
 
     def add(self, client: Client) -> None:
         self._by_table[client.table_id].add(client)
@@ -115,5 +122,15 @@ class Connections:
         return list(self._by_table)
 
 
-__all__ = ["CLOSE_GOING_AWAY", "CLOSE_NORMAL", "CLOSE_POLICY", "CLOSE_TOO_BIG", "CLOSE_TOO_SLOW",
-           "CLOSE_UNKNOWN_TOKEN", "QUEUE_LIMIT", "Client", "Connections"]
+__all__ = [
+    "CLOSE_GOING_AWAY",
+    "CLOSE_NORMAL",
+    "CLOSE_POLICY",
+    "CLOSE_TOO_BIG",
+    "CLOSE_TOO_SLOW",
+    "CLOSE_UNKNOWN_TOKEN",
+    "QUEUE_LIMIT",
+    "AddressTally",
+    "Client",
+    "Connections",
+]

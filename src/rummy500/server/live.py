@@ -151,16 +151,25 @@ class LiveTable:
         self.seq = change.seq
         return event
 
+    def _play_checked(self, change: Change, move: Move) -> dict[str, Any]:
+        """Make ``change``, the move ``move`` that :func:`check_move` has just allowed:
+        played without being parsed or checked again."""
+        assert change.seat is not None and change.seq == self.seq + 1
+        self.game.play(move, check=False)
+        self.seq = change.seq
+        return move_event(change.seat, move)
+
     def make(self, seat: int, move: Move,
              seen: Callable[[Change, dict[str, Any]], None] | None = None) -> list[Change]:
-        """Make a checked move: its change, and the next deal's when it ends a deal.
+        """Make a move :func:`check_move` allowed (checked once: it is not checked again):
+        its change, and the next deal's when it ends a deal.
         ``seen`` hears each change and its event as the table stands right after it.
 
         The table is changed in memory before the changes are stored: if storing them
         fails, drop this table and rebuild it from the database.
         """
         made = [Change(self.seq + 1, seat, str(move))]
-        event = self.apply(made[0])
+        event = self._play_checked(made[0], move)
         if seen is not None:
             seen(made[0], event)
         if self.game.deal.over and not self.game.finished:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
+from typing import Literal
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -48,11 +49,13 @@ disable_created_metrics()  # type: ignore[no-untyped-call]
 OTHER = "other"
 """The label of any value outside a label's fixed set."""
 
-MOVERS = ("person", "bot")
+Mover = Literal["person", "bot"]
+MOVERS: tuple[Mover, ...] = ("person", "bot")
 REFUSAL_CODES = (STALE, NOT_YOUR_TURN, BAD_MOVE, ILLEGAL, NOT_STARTED, OVER, NOT_SEATED,
                  "unavailable", "unknown_table")
 """The ``refused`` codes of docs/protocol.md."""
-CONNECTION_KINDS = ("http", "websocket")
+ConnectionKind = Literal["http", "websocket"]
+CONNECTION_KINDS: tuple[ConnectionKind, ...] = ("http", "websocket")
 TABLE_STATUSES = ("waiting", "playing", "over")
 """live.py's statuses (not imported: every server module imports this one)."""
 LIMITS = (
@@ -97,18 +100,14 @@ REPLAYS = Counter("rummy500_replays_total", "replays asked for (POST /api/replay
 REPLAY_TIME = Histogram("rummy500_replay_seconds", "seconds a replay took",
                         buckets=REPLAY_BUCKETS, registry=REGISTRY)
 
-for _value in MOVERS:
-    MOVES.labels(by=_value)
-for _value in (*REFUSAL_CODES, OTHER):
-    REFUSALS.labels(code=_value)
-for _value in CONNECTION_KINDS:
-    CONNECTIONS.labels(kind=_value)
-for _value in TABLE_STATUSES:
-    TABLES.labels(status=_value)
-for _value in (*LIMITS, OTHER):
-    LIMITS_HIT.labels(limit=_value)
-for _value in (*REPLAY_OUTCOMES, OTHER):
-    REPLAYS.labels(outcome=_value)
+for _labels, _values in ((MOVES.labels, [{"by": v} for v in MOVERS]),
+                         (REFUSALS.labels, [{"code": v} for v in (*REFUSAL_CODES, OTHER)]),
+                         (CONNECTIONS.labels, [{"kind": v} for v in CONNECTION_KINDS]),
+                         (TABLES.labels, [{"status": v} for v in TABLE_STATUSES]),
+                         (LIMITS_HIT.labels, [{"limit": v} for v in (*LIMITS, OTHER)]),
+                         (REPLAYS.labels, [{"outcome": v} for v in (*REPLAY_OUTCOMES, OTHER)])):
+    for _given in _values:
+        _labels(**_given)  # every known series shows, at 0, from the start
 
 _before_render: list[Callable[[], None]] = []
 
@@ -132,10 +131,8 @@ def refusal_label(code: str) -> str:
 # -- the calls the server makes --------------------------------------------------------------
 
 
-def moved(by: str, count: int = 1) -> None:
+def moved(by: Mover, count: int = 1) -> None:
     """``count`` moves were stored, made by a ``person`` or a ``bot`` (a stand-in is a bot)."""
-    if by not in MOVERS:
-        raise ValueError(f"moves are made by a person or a bot, not {by!r}")
     MOVES.labels(by=by).inc(count)
 
 
@@ -149,18 +146,12 @@ def acked(seconds: float) -> None:
     MOVE_ACK.observe(seconds)
 
 
-def connection_opened(kind: str) -> None:
-    CONNECTIONS.labels(kind=_connection_kind(kind)).inc()
+def connection_opened(kind: ConnectionKind) -> None:
+    CONNECTIONS.labels(kind=kind).inc()
 
 
-def connection_closed(kind: str) -> None:
-    CONNECTIONS.labels(kind=_connection_kind(kind)).dec()
-
-
-def _connection_kind(kind: str) -> str:
-    if kind not in CONNECTION_KINDS:
-        raise ValueError(f"a connection is http or websocket, not {kind!r}")
-    return kind
+def connection_closed(kind: ConnectionKind) -> None:
+    CONNECTIONS.labels(kind=kind).dec()
 
 
 def tables_by_status(counts: Mapping[str, int]) -> None:

@@ -21,8 +21,8 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 
+from .database import plain_postgres_url
 from .messages import NOTIFY_CHANNEL, Message, decode
-from .store import plain_postgres_url
 
 log = logging.getLogger("rummy500.server")
 

@@ -152,7 +152,7 @@ def _parse_bool(text: str) -> bool:
         return True
     if lowered in ("0", "false", "no", "off", ""):
         return False
-    raise ValueError(f"{text!r} is not true or false")
+    raise SettingsError(f"{text!r} is not true or false")
 
 
 def _kind(spec: dataclasses.Field[Any]) -> type:

@@ -10,25 +10,14 @@ key of the changes, so two processes can never both store change ``n``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
-import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
-    Column,
-    Float,
-    ForeignKey,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
     and_,
     bindparam,
     event,
@@ -41,101 +30,18 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from .database import (
+    async_url,
+    changes,
+    private_sqlite_files,
+    seats,
+    sqlite_pragmas,
+    tables,
+)
 from .live import BOT, OVER, PLAYING, WAITING, Change, Seat, Spec
 from .messages import NOTIFY_CHANNEL, Changed, Message, NextTable, SeatsChanged, encode
 
 log = logging.getLogger("rummy500.server")
-
-metadata = MetaData()
-
-tables = Table(
-    "tables", metadata,
-    Column("id", String(64), primary_key=True),
-    Column("spec", Text, nullable=False),
-    Column("status", String(16), nullable=False, index=True),
-    Column("seq", Integer, nullable=False),
-    Column("created", Float, nullable=False),
-    Column("updated", Float, nullable=False),
-    Column("next_table", String(64)),
-    Column("creator", String(64), index=True),
-)
-
-seats = Table(
-    "seats", metadata,
-    Column("table_id", String(64), ForeignKey("tables.id", ondelete="CASCADE"),
-           primary_key=True),
-    Column("seat", Integer, primary_key=True, autoincrement=False),
-    Column("kind", String(16), nullable=False),
-    Column("bot", String(32)),
-    Column("name", String(64)),
-    Column("token_hash", String(64), index=True),
-    Column("kept_for", String(64)),
-    Column("kept_until", Float),
-)
-
-changes = Table(
-    "changes", metadata,
-    Column("table_id", String(64), ForeignKey("tables.id", ondelete="CASCADE"),
-           primary_key=True),
-    Column("seq", Integer, primary_key=True, autoincrement=False),
-    Column("seat", Integer),
-    Column("move", String(200)),
-    Column("at", Float, nullable=False),
-)
-
-
-class DatabaseURLError(ValueError):
-    """A ``--database`` that names no database this server can use."""
-
-
-def async_url(url: str) -> str:
-    """``sqlite:///PATH`` or ``postgresql://…`` as SQLAlchemy's async driver URL."""
-    try:
-        parsed = make_url(url)
-    except Exception as error:  # SQLAlchemy raises ArgumentError and others for nonsense
-        raise DatabaseURLError(f"{url!r} is not a database URL: {error}") from None
-    backend = parsed.get_backend_name()
-    if backend == "sqlite":
-        if not parsed.database or parsed.database == ":memory:":
-            raise DatabaseURLError("give SQLite a file: sqlite:///PATH")
-        Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        return parsed.set(drivername="sqlite+aiosqlite").render_as_string(hide_password=False)
-    if backend in ("postgresql", "postgres"):
-        return parsed.set(drivername="postgresql+asyncpg").render_as_string(hide_password=False)
-    raise DatabaseURLError(f"{url!r}: the database is SQLite (sqlite:///PATH) or PostgreSQL "
-                           "(postgresql://USER@HOST/DB)")
-
-
-def plain_postgres_url(url: str) -> str:
-    """The URL as asyncpg itself reads it (for LISTEN)."""
-    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
-
-
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    # WAL with synchronous=NORMAL: a committed change survives the process being killed
-    # (only a power cut can lose the last ones), and commits do not wait for the disk.
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=10000")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()
-
-
-def _private_sqlite_files(database: str) -> None:
-    """Make the SQLite file readable by its owner only (it holds every table's seed),
-    before SQLite opens it: SQLite gives its -wal and -shm files the same mode."""
-    path = Path(database).expanduser()
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    with contextlib.suppress(FileExistsError):
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
-        try:
-            if name.is_file() and name.stat().st_mode & 0o077:
-                name.chmod(0o600)
-        except OSError as error:  # not ours to change: say so, and serve anyway
-            log.warning("could not make %s private (%s)", name, error)
-
 
 CONNECT_TIMEOUT_S = 10.0
 """A PostgreSQL connection not made by then is a failure (the request answers
@@ -192,11 +98,11 @@ class Store:
                 connect_args={"timeout": CONNECT_TIMEOUT_S})
         else:
             engine_url = async_url(url)  # checks that it names a file
-            _private_sqlite_files(make_url(engine_url).database or "")
+            private_sqlite_files(make_url(engine_url).database or "")
             # One connection: SQLite has one writer at a time anyway, and waiting in
             # Python for our turn is cheaper than retrying a busy database.
             self.engine = create_async_engine(engine_url, pool_size=1, max_overflow=0)
-            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine.sync_engine, "connect", sqlite_pragmas)
 
     async def open(self) -> None:
         """Create or migrate the schema (Alembic)."""
@@ -502,5 +408,4 @@ def _run_upgrade(conn: Connection, upgrade: Any) -> None:
     upgrade(conn)
 
 
-__all__ = ["DatabaseURLError", "Store", "Stored", "async_url", "metadata",
-           "plain_postgres_url"]
+__all__ = ["Store", "Stored"]

@@ -39,7 +39,7 @@ async def serve_socket(hub: Hub, websocket: WebSocket) -> None:
         metrics.limit_hit("connections")
         await websocket.close(code=CLOSE_TRY_AGAIN)
         return
-    if not connections.admit(address, settings.connections_per_address):
+    if not connections.sockets.admit(address, settings.connections_per_address):
         metrics.limit_hit("connections_per_address")
         await websocket.close(code=CLOSE_POLICY)
         return
@@ -51,7 +51,7 @@ async def serve_socket(hub: Hub, websocket: WebSocket) -> None:
             return
         await _serve(hub, websocket, Client(table_id, address))
     finally:
-        connections.release(address)
+        connections.sockets.release(address)
         metrics.connection_closed("websocket")
 
 

@@ -18,38 +18,22 @@ from .connections import Connections
 from .settings import ServerSettings
 
 
-class _Counts:
-    def __init__(self, connections: Connections) -> None:
-        self.by_address: dict[str, int] = {}
-        self.connections = connections
-
-    def admit(self, address: str, settings: ServerSettings) -> str | None:
-        """Count a connection, or the name of the limit it is over. Behind a proxy every
-        connection comes from the proxy: the limit per address is then the WebSockets'
-        (by the forwarded address) and the proxy's own."""
-        if self.connections.total >= settings.max_connections:
-            return "connections"
-        held = self.by_address.get(address, 0)
-        if held >= settings.connections_per_address and not settings.forwarded_allow_ips:
-            return "connections_per_address"
-        self.by_address[address] = held + 1
-        self.connections.http_open += 1
-        return None
-
-    def release(self, address: str) -> None:
-        held = self.by_address.get(address, 0) - 1
-        if held > 0:
-            self.by_address[address] = held
-        else:
-            self.by_address.pop(address, None)
-        self.connections.http_open = max(0, self.connections.http_open - 1)
+def _admit(connections: Connections, address: str, settings: ServerSettings) -> str | None:
+    """Count a plain connection, or the name of the limit it is over. Behind a proxy every
+    connection comes from the proxy: the limit per address is then the WebSockets' (by
+    the forwarded address) and the proxy's own."""
+    if connections.total >= settings.max_connections:
+        return "connections"
+    per_address = None if settings.forwarded_allow_ips else settings.connections_per_address
+    if not connections.plain.admit(address, per_address):
+        return "connections_per_address"
+    return None
 
 
 def guarded_http(settings: ServerSettings,
                  connections: Connections) -> type[HttpToolsProtocol]:
     """The HTTP protocol class for uvicorn's ``http`` setting, bounded by ``settings``
     (``max_connections`` with the WebSockets of ``connections``)."""
-    counts = _Counts(connections)
 
     class GuardedHttp(HttpToolsProtocol):
         _address = ""
@@ -59,7 +43,7 @@ def guarded_http(settings: ServerSettings,
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             self._address = address_key(self.client[0] if self.client else None)
-            over = counts.admit(self._address, settings)
+            over = _admit(connections, self._address, settings)
             if over is not None:
                 metrics.limit_hit(over)
                 transport.close()
@@ -94,7 +78,7 @@ def guarded_http(settings: ServerSettings,
             self._stop_timer()
             if self._counted:
                 self._counted = False
-                counts.release(self._address)
+                connections.plain.release(self._address)
                 metrics.connection_closed("http")
 
         def connection_lost(self, exc: Exception | None) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from alembic import context
 
-from rummy500.server.store import metadata
+from rummy500.server.database import metadata
 
 connection = context.config.attributes.get("connection")
 if connection is None:
