@@ -132,10 +132,12 @@ class Seat:
         return -1 if value is None else int(value)
 
     def my_turn(self) -> bool:
-        """The page shows it is this seat's turn and is ready for a move."""
+        """The page shows it is this seat's turn and is ready for a move (no dialog open: a
+        deal sheet that has just opened covers the table)."""
         return bool(self.page.evaluate(
             "Boolean(document.querySelector('#status.yours')) && "
-            "Boolean(document.querySelector('#actions button[data-action=hint]:enabled'))"))
+            "Boolean(document.querySelector('#actions button[data-action=hint]:enabled')) && "
+            "!document.querySelector('dialog[open]')"))
 
     def legal(self) -> list[str]:
         values: list[str] = self.page.eval_on_selector_all(

@@ -8,15 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from browserkit import (
-    Seat,
-    Server,
-    choose_move,
-    create_in_lobby,
-    join_by_link,
-    new_page,
-    play_deal,
-)
+from browserkit import Seat, Server, choose_move, create_in_lobby, join_by_link, new_page, play_deal
 
 
 def test_two_people_and_a_computer_play_a_deal(web_server: Server, browser: Any) -> None:

@@ -19,9 +19,9 @@ from rummy500.moves import parse_move
 from rummy500.record import game_record, load, replay
 from rummy500.rules import make_rules
 from rummy500.session import session, settings
+from rummy500.session.saves import SaveStore
 from rummy500.session.session import TableSession
 from rummy500.session.settings import TableSettings
-from rummy500.tui.saves import SaveStore
 
 CLASSIC = make_rules("classic")
 
@@ -46,19 +46,14 @@ def test_every_code_but_the_servers_own_names_a_kind_of_error() -> None:
 
 
 def test_the_old_homes_of_the_errors_give_the_same_classes() -> None:
-    assert cards.CardError is errors.CardError
-    assert moves.InvalidMoveError is errors.InvalidMoveError
-    assert deal.IllegalMoveError is errors.IllegalMoveError
+    homes = [(cards, "CardError"), (moves, "InvalidMoveError"), (deal, "IllegalMoveError"),
+             (melds, "MeldError"), (rules, "RulesError"), (record, "RecordFormatError"),
+             (record, "ReplayError"), (simulation, "SimulationError"),
+             (tournament, "TournamentError"), (settings, "SettingsError"),
+             (session, "SessionError"), (rummy500, "IllegalMoveError")]
+    for home, name in homes:
+        assert getattr(home, name) is getattr(errors, name), (home.__name__, name)
     assert deal.RecordError is errors.DeckError
-    assert melds.MeldError is errors.MeldError
-    assert rules.RulesError is errors.RulesError
-    assert record.RecordFormatError is errors.RecordFormatError
-    assert record.ReplayError is errors.ReplayError
-    assert simulation.SimulationError is errors.SimulationError
-    assert tournament.TournamentError is errors.TournamentError
-    assert settings.SettingsError is errors.SettingsError
-    assert session.SessionError is errors.SessionError
-    assert rummy500.IllegalMoveError is errors.IllegalMoveError
 
 
 def code_of(action: object) -> str:

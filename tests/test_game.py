@@ -126,3 +126,26 @@ def test_game_end_after_the_last_deal_may_be_a_draw() -> None:
     assert game_end(two_deals, [30, 20], 1) == (False, None)
     assert game_end(two_deals, [30, 20], 2) == (True, 0)
     assert game_end(two_deals, [30, 30], 2) == (True, None)
+
+
+def test_a_branch_plays_on_without_touching_its_game() -> None:
+    """Game.branch (a search's copy): moves, new deals and reshuffles on the branch leave
+    the game as it was, and the branch plays exactly as the game would have."""
+    rules = make_rules("classic", stock_exhausted="reshuffle", target_score=200)
+    game = Game(rules, 2, seed=8)
+    rng = random.Random(8)
+    while len(game.deals) < 2:
+        game.play(rng.choice(game.legal_moves()))
+    fen, rng_state, totals = game.deal.fen(), game.rng.getstate(), list(game.totals)
+    branch = game.branch()
+    assert branch.deals[0] is game.deals[0] and branch.deal is not game.deal
+    moves = []
+    while not branch.finished:
+        moves.append(rng.choice(branch.legal_moves()))
+        branch.play(moves[-1])
+    assert game.deal.fen() == fen and game.rng.getstate() == rng_state
+    assert game.totals == totals and len(game.deals) == 2 and not game.finished
+    for move in moves:
+        game.play(move)
+    assert game.totals == branch.totals and game.winner == branch.winner
+    assert [deal.fen() for deal in game.deals] == [deal.fen() for deal in branch.deals]

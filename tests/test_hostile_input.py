@@ -21,10 +21,10 @@ from rummy500.game import Game
 from rummy500.moves import MAX_MOVE_LENGTH, parse_move
 from rummy500.record import RecordFormatError, game_record, load, read, replay
 from rummy500.rules import make_rules
+from rummy500.session.saves import SaveStore
 from rummy500.session.session import TableSession
 from rummy500.session.settings import SettingsError, TableSettings, default_settings
 from rummy500.simulation import make_bots, play_turns
-from rummy500.tui.saves import SaveStore
 
 Capture = pytest.CaptureFixture[str]
 

@@ -16,8 +16,8 @@ from rummy500.game import Game
 from rummy500.record import game_record, replay
 from rummy500.rules import Rules
 from rummy500.session.state import seat_state
+from rummy500.session.words import deal_sheet
 from rummy500.tui.online_sheet import online_sheet
-from rummy500.tui.words import deal_sheet
 
 
 def whole_game(rules: Rules, players: int, seed: int) -> Game:

@@ -21,7 +21,8 @@ from rummy500.cards import face_of, parse_face
 from rummy500.cli import main
 from rummy500.client import TableConnection, split_table_url
 from rummy500.commands.play_join import join
-from rummy500.tui.remote import RemoteApp, RemoteTableScreen, meld_of, numbered
+from rummy500.tui.remote import RemoteApp, RemoteTableScreen
+from rummy500.tui.remote_cards import meld_of, numbered
 from rummy500.tui.screens import SheetScreen
 from rummy500.tui.tokens import HeldSeat, SeatTokens
 from serverkit import ServerProcess, Servers, seat_body

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from rummy500 import Game, make_rules
-from rummy500.bots import Bot, Decision, make_bot
+from rummy500.bots import make_bot
 from rummy500.bots.playout import Played, ask, check_move, play_out
 from rummy500.bots.sampling import sample_deal
 from rummy500.cards import Cards
@@ -21,17 +21,9 @@ from rummy500.errors import (
 )
 from rummy500.moves import parse_move
 from rummy500.scoring import points_for
-from rummy500.tui.words import deal_sheet, rules_summary
-from rummy500.view import PlayerView, view_of
-
-
-class Cheat(Bot):
-    name = "cheat"
-
-    def decide(self, view: PlayerView) -> Decision:
-        if view.phase == "draw":
-            return Decision(parse_move("discard Ks"), "skip the draw")
-        return Decision(view.legal_moves()[0], "first")
+from rummy500.session.words import deal_sheet, rules_summary
+from rummy500.view import view_of
+from test_simulation import CheatingBot
 
 
 def test_play_out_plays_the_deal_to_its_end_and_reports_every_move() -> None:
@@ -67,7 +59,7 @@ def test_an_illegal_bot_move_names_the_bot_seat_and_position() -> None:
     seat = game.turn
     with pytest.raises(IllegalMoveError, match=rf"bot 'Sly' at seat {seat} played discard Ks, "
                        r"which is illegal: draw first.*\(position: "):
-        play_out(game, [Cheat(0), Cheat(1)], names=["Sly", "Sly"])
+        play_out(game, [CheatingBot(0), CheatingBot(1)], names=["Sly", "Sly"])
     assert not game.deal.moves  # nothing made
     with pytest.raises(SessionError, match=f"Sly at seat {seat} played discard Ks"):
         check_move(game, seat, parse_move("discard Ks"), "Sly", SessionError)

@@ -23,6 +23,7 @@ import pytest
 from rummy500 import Game, make_rules
 from rummy500.cards import JOKER, face_of, faces_present, iter_bits, joker_count, make_pack
 from rummy500.deal import IDLE_TURNS_PER_PLAYER, Deal
+from rummy500.kinds import MoveKind
 from rummy500.legal import DRAW_PHASE, OVER, PLAY_PHASE, RUMMY_PHASE
 from rummy500.melds import (
     ACE_HIGH,
@@ -35,16 +36,7 @@ from rummy500.melds import (
     find_melds,
 )
 from rummy500.moves import (
-    DISCARD,
-    DRAW,
-    END,
-    LAYOFF,
     LOWER,
-    MELD,
-    PASS,
-    RUMMY_LAYOFF,
-    RUMMY_MELD,
-    TAKE,
     Move,
     canonical_meld,
     parse_move,
@@ -125,7 +117,7 @@ def hand_points(rules: Rules, hand: int) -> int:
 
 def first_sizes(deal: Deal) -> list[int]:
     """How many cards each meld held when it reached the table, from the moves."""
-    return [len(m.pieces) for m in deal.moves if m.kind in (MELD, RUMMY_MELD)]
+    return [len(m.pieces) for m in deal.moves if m.kind in (MoveKind.MELD, MoveKind.RUMMY_MELD)]
 
 
 def check_meld(rules: Rules, meld: Meld, number: int, first_size: int) -> None:
@@ -203,38 +195,42 @@ def candidate_moves(deal: Deal, rng: random.Random) -> list[Move]:
     jokers = joker_count(hand)
     wild = jokers if rules.jokers == "wild" else 0
     persian = jokers if rules.jokers == "persian" else 0
-    fixed = [Move(DRAW), Move(END), Move(PASS), Move(DISCARD, (JOKER,)), Move(TAKE, (JOKER,))]
-    fixed += [Move(TAKE, (face_of(card),)) for card in deal.pile[-3:]]
-    fixed += [Move(TAKE, (face_of(card),), LOWER) for card in deal.pile[-6:] if card & 15 != 15]
+    fixed = [Move(MoveKind.DRAW), Move(MoveKind.END), Move(MoveKind.PASS),
+             Move(MoveKind.DISCARD, (JOKER,)), Move(MoveKind.TAKE, (JOKER,))]
+    fixed += [Move(MoveKind.TAKE, (face_of(card),)) for card in deal.pile[-3:]]
+    fixed += [Move(MoveKind.TAKE, (face_of(card),), LOWER)
+              for card in deal.pile[-6:] if card & 15 != 15]
     pool: list[Move] = []
-    pool += [Move(DISCARD, (f,)) for f in hand_faces + outside]
-    pool += [Move(TAKE, (f,)) for f in pile_faces + outside]
-    pool += [Move(TAKE, (f,), LOWER) for f in pile_faces + outside[:1]]
+    pool += [Move(MoveKind.DISCARD, (f,)) for f in hand_faces + outside]
+    pool += [Move(MoveKind.TAKE, (f,)) for f in pile_faces + outside]
+    pool += [Move(MoveKind.TAKE, (f,), LOWER) for f in pile_faces + outside[:1]]
     extra_wild = wild + 1 if rules.jokers == "wild" else 0
     found = find_melds(held | 1 << outside[0], extra_wild, persian + 1, rules.min_run)
-    pool += [Move(MELD, p) for p in found[:60]]
-    pool += [Move(MELD, (JOKER,) * 3), Move(MELD, (outside[1] + DECLARED, *outside[:2]))]
+    pool += [Move(MoveKind.MELD, p) for p in found[:60]]
+    pool += [Move(MoveKind.MELD, (JOKER,) * 3),
+             Move(MoveKind.MELD, (outside[1] + DECLARED, *outside[:2]))]
     if len(hand_faces) >= 3:
         for _ in range(5):
             size = min(len(hand_faces), rng.randint(3, 4))
-            pool.append(Move(MELD, tuple(rng.sample(hand_faces, size))))
+            pool.append(Move(MoveKind.MELD, tuple(rng.sample(hand_faces, size))))
     for meld in deal.melds:
         fits = list(iter_bits(accepts(meld)))
         declared = [f + DECLARED for f in fits if f != JOKER]
         for piece in [*fits, *declared, *hand_faces[:4], outside[2], JOKER,
                       outside[2] + DECLARED]:
-            pool.append(Move(LAYOFF, (piece,), meld.number))
+            pool.append(Move(MoveKind.LAYOFF, (piece,), meld.number))
             if piece in pile_faces or piece == JOKER:
-                pool.append(Move(RUMMY_LAYOFF, (piece,), meld.number))
-    pool.append(Move(LAYOFF, (outside[0],), len(deal.melds) + 1))
+                pool.append(Move(MoveKind.RUMMY_LAYOFF, (piece,), meld.number))
+    pool.append(Move(MoveKind.LAYOFF, (outside[0],), len(deal.melds) + 1))
     pile_wild = joker_count(pile_cards) if rules.jokers == "wild" else 0
     pile_persian = joker_count(pile_cards) if rules.jokers == "persian" else 0
     for pieces in find_melds(faces_present(pile_cards) | 1 << outside[1], pile_wild + 1,
                              pile_persian, rules.min_run)[:40]:
-        pool.append(Move(RUMMY_MELD, pieces))
+        pool.append(Move(MoveKind.RUMMY_MELD, pieces))
     chosen = fixed + _sample(rng, pool, SAMPLE)
     canonical = {
-        m._replace(pieces=canonical_meld(m.pieces)) if m.kind in (MELD, RUMMY_MELD) else m
+        m._replace(pieces=canonical_meld(m.pieces))
+        if m.kind in (MoveKind.MELD, MoveKind.RUMMY_MELD) else m
         for m in chosen
     }
     return sorted(canonical)
@@ -245,7 +241,7 @@ def check_moves(deal: Deal, rng: random.Random) -> list[Move]:
     moves = deal.legal_moves()
     if deal.over:
         assert moves == []
-        assert deal.why_illegal(Move(DRAW)) == "the deal is over"
+        assert deal.why_illegal(Move(MoveKind.DRAW)) == "the deal is over"
         return moves
     assert moves, f"no legal move: {deal.fen()}"
     listed = set(moves)
@@ -313,7 +309,7 @@ def check_result(deal: Deal) -> None:
     if result.ended_by == "stock":
         assert not deal.stock and rules.stock_exhausted in ("end", "reshuffle")
     if result.ended_by == "declined":
-        assert deal.moves[-1] == Move(END)
+        assert deal.moves[-1] == Move(MoveKind.END)
     assert list(result.melded) == deal.credit
     in_hand = [hand_points(rules, hand) for hand in deal.hands]
     assert list(result.in_hand) == in_hand
@@ -390,7 +386,7 @@ def play_deal(game: Game, rng: random.Random, pack: list[int]) -> Deal:
         assert game_state(game, deal) == before, f"pop after {other} did not restore"
         game.push(move, check=False)
         assert game_state(game, deal) == after, f"pushing {move} again differs"
-        turns += move.kind in (DRAW, TAKE, END)
+        turns += move.kind in (MoveKind.DRAW, MoveKind.TAKE, MoveKind.END)
         assert turns <= bound and len(deal.moves) <= move_bound, f"the deal stalls: {deal.fen()}"
     check_result(deal)
     assert game.results[-1] == deal.result()
@@ -445,7 +441,8 @@ class _LowerTakes(random.Random):
     taken = 0
 
     def choice(self, seq: Any) -> Any:
-        lower = [m for m in seq if isinstance(m, Move) and m.kind == TAKE and m.meld == LOWER]
+        lower = [m for m in seq
+                 if isinstance(m, Move) and m.kind == MoveKind.TAKE and m.meld == LOWER]
         if lower:
             self.taken += 1
             return super().choice(lower)
@@ -466,5 +463,5 @@ def test_random_play_taking_lower_copies_keeps_every_invariant(
     for seed in range(DEALS):
         game = Game(rules, players, seed=seed)
         deal = play_deal(game, rng, pack)
-        lower_takes += sum(m.kind == TAKE and m.meld == LOWER for m in deal.moves)
+        lower_takes += sum(m.kind == MoveKind.TAKE and m.meld == LOWER for m in deal.moves)
     assert lower_takes >= 1 and rng.taken >= lower_takes

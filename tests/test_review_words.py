@@ -9,7 +9,7 @@ import pytest
 from helpers import deal_from_hands
 from rummy500 import Game, make_rules
 from rummy500.cli import main
-from rummy500.tui.words import rules_summary
+from rummy500.session.words import rules_summary
 
 
 def test_a_meld_of_words_that_are_no_cards_names_the_first_of_them() -> None:

@@ -17,9 +17,9 @@ import pytest
 from rummy500.commands.play import add_arguments, prepare
 from rummy500.errors import SaveError, SaveInUseError
 from rummy500.record import game_record
+from rummy500.session.saves import CURRENT, SaveStore, seal, unseal
 from rummy500.session.session import TableSession
 from rummy500.session.settings import PERSON, TableSettings, default_settings
-from rummy500.tui.saves import CURRENT, SaveStore, seal, unseal
 
 
 def hot_seat(preset: str = "classic", seed: int = 1, **options: Any) -> TableSettings:

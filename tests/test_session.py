@@ -15,6 +15,7 @@ from rummy500.cards import face_of, face_str
 from rummy500.moves import DISCARD, DRAW, LAYOFF, MELD, TAKE, Move
 from rummy500.narrate import verb
 from rummy500.record import RecordFormatError, ReplayError, game_record, replay
+from rummy500.session.saves import DATA_ENV, SaveStore, data_dir
 from rummy500.session.session import SHOWN_KINDS, Made, SessionError, TableSession
 from rummy500.session.settings import (
     BOT_PREFERENCE,
@@ -26,8 +27,7 @@ from rummy500.session.settings import (
     parse_options,
     parse_seats,
 )
-from rummy500.tui.saves import DATA_ENV, SaveStore, data_dir
-from rummy500.tui.words import deal_sheet
+from rummy500.session.words import deal_sheet
 from rummy500.view import PlayerView
 
 ONE_DEAL = {"max_deals": 1}

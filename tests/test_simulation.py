@@ -141,6 +141,8 @@ def test_bots_decide_from_their_own_views() -> None:
 
 
 class CheatingBot(Bot):
+    """Discards before drawing: the checks must catch it."""
+
     name = "cheat"
 
     def decide(self, view: PlayerView) -> Decision:

@@ -19,24 +19,16 @@ from helpers import deal_from_hands
 from joinkit import until
 from rummy500.cards import face_of, iter_bits, parse_face
 from rummy500.commands.play import add_arguments, prepare
+from rummy500.kinds import MoveKind
 from rummy500.moves import (
-    DISCARD,
-    DRAW,
-    END,
-    LAYOFF,
-    MELD,
-    PASS,
-    RUMMY_LAYOFF,
-    RUMMY_MELD,
-    TAKE,
     Move,
     parse_move,
 )
 from rummy500.record import game_record
+from rummy500.session.saves import SaveStore
 from rummy500.session.session import TableSession
 from rummy500.session.settings import PERSON, TableSettings, default_settings
 from rummy500.tui.app import PlayApp
-from rummy500.tui.saves import SaveStore
 from rummy500.tui.screens import ChoiceScreen, CoverScreen, RulesScreen, SheetScreen
 from rummy500.tui.setup import SetupScreen
 from rummy500.tui.table import TableScreen, describe_claim, piece_shows, piece_words
@@ -120,21 +112,21 @@ async def perform(pilot: Pilot[Any], move: Move) -> None:
     table = table_of(app)
     view = table.session.view(table.viewer if table.viewer is not None else 0)
     kind = move.kind
-    if kind == DRAW:
+    if kind == MoveKind.DRAW:
         await pilot.press("d")
-    elif kind == END:
+    elif kind == MoveKind.END:
         await pilot.press("e")
-    elif kind == TAKE:
+    elif kind == MoveKind.TAKE:
         face = move.pieces[0]
         copies = [i for i, card in enumerate(view.pile) if face_of(card) == face]
         index = copies[-2] if move.meld else copies[-1]  # take 7h/2: the lower copy
         await pilot.click("#pile", offset=table.pile.offset_of(index))
-    elif kind == MELD:
+    elif kind == MoveKind.MELD:
         await pick_cards(pilot, table, move.pieces)
         await pilot.press("m")
         if isinstance(app.screen, ChoiceScreen):
             await choose(pilot, "meld " + " ".join(piece_words(p) for p in move.pieces))
-    elif kind == LAYOFF:
+    elif kind == MoveKind.LAYOFF:
         await pick_cards(pilot, table, move.pieces)
         await pilot.click("#melds", offset=table.melds.offset_of(move.meld))
         if isinstance(app.screen, ChoiceScreen):
@@ -142,13 +134,13 @@ async def perform(pilot: Pilot[Any], move: Move) -> None:
             piece = move.pieces[0]
             await choose(pilot, f"on m{move.meld} ({melds[move.meld].describe()}) as "
                          f"{piece_words(piece).removeprefix('joker as ')}")
-    elif kind == DISCARD:
+    elif kind == MoveKind.DISCARD:
         await pick_cards(pilot, table, move.pieces)
         await pilot.press("x")
-    elif kind in (RUMMY_MELD, RUMMY_LAYOFF, PASS):
+    elif kind in (MoveKind.RUMMY_MELD, MoveKind.RUMMY_LAYOFF, MoveKind.PASS):
         if not isinstance(app.screen, ChoiceScreen):
             await pilot.press("r")
-        await choose(pilot, "pass (no claim)" if kind == PASS else describe_claim(move))
+        await choose(pilot, "pass (no claim)" if kind == MoveKind.PASS else describe_claim(move))
     else:  # pragma: no cover - every kind is made above
         raise AssertionError(move)
     await pilot.pause()
@@ -157,14 +149,15 @@ async def perform(pilot: Pilot[Any], move: Move) -> None:
 def person_choice(moves: list[Move], rng: random.Random, laid: bool) -> Move:
     """A person who puts something on the table once a turn when they can (``laid``: done
     this turn), and now and then takes from the pile."""
-    table = [m for m in moves if m.kind in (MELD, LAYOFF, RUMMY_MELD, RUMMY_LAYOFF)]
-    discards = [m for m in moves if m.kind == DISCARD]
+    table = [m for m in moves if m.kind in (MoveKind.MELD, MoveKind.LAYOFF,
+                                            MoveKind.RUMMY_MELD, MoveKind.RUMMY_LAYOFF)]
+    discards = [m for m in moves if m.kind == MoveKind.DISCARD]
     if table and (not laid or not discards):
         return rng.choice(table)
-    takes = [m for m in moves if m.kind == TAKE]
+    takes = [m for m in moves if m.kind == MoveKind.TAKE]
     if takes and rng.random() < 0.1:
         return rng.choice(takes)
-    for kind in (DRAW, DISCARD, PASS, END):
+    for kind in (MoveKind.DRAW, MoveKind.DISCARD, MoveKind.PASS, MoveKind.END):
         chosen = [m for m in moves if m.kind == kind]
         if chosen:
             return rng.choice(chosen)
@@ -195,7 +188,8 @@ async def play_game(pilot: Pilot[Any], seed: int) -> tuple[set[str], list[SheetS
         seat = table.viewer
         assert seat is not None and session.to_move == seat
         move = person_choice(session.view(seat).legal_moves(), rng, laid)
-        laid = move.kind in (MELD, LAYOFF) or (laid and move.kind not in (DISCARD, PASS))
+        laid = move.kind in (MoveKind.MELD, MoveKind.LAYOFF) or (
+            laid and move.kind not in (MoveKind.DISCARD, MoveKind.PASS))
         count = len(session.made)
         await perform(pilot, move)
         assert len(session.made) > count, (str(move), message(app), app.screen)
@@ -228,7 +222,7 @@ async def test_a_whole_game_played_with_keys_and_clicks(settings: TableSettings,
         kinds, sheets = await play_game(pilot, seed)
         session = table_of(app).session
         assert session.finished
-        assert {DRAW, DISCARD, MELD} <= kinds
+        assert {MoveKind.DRAW, MoveKind.DISCARD, MoveKind.MELD} <= kinds
         assert len(sheets) == len(session.game.results) == settings.rules().max_deals
         final = sheets[-1].sheet
         assert [row.total for row in final.rows] == session.game.totals
@@ -262,7 +256,7 @@ async def test_take_deep_in_the_pile_must_use_meld_lay_off_and_discard() -> None
         await settle(pilot)
         table = table_of(app)
         assert [item.marked for item in table.pile.items] == [False, False, True, True]
-        await perform(pilot, Move(TAKE, (face_of_text("6d"),)))
+        await perform(pilot, Move(MoveKind.TAKE, (face_of_text("6d"),)))
         assert "Use 6♦ in a meld or lay-off" in message(app)
         await perform(pilot, move_of("discard 2d"))
         assert message(app) == "✗ You took 6♦ from the pile and must use it before you discard."

@@ -12,10 +12,10 @@ import pytest
 from textual.widgets import Input, RichLog, Static
 
 from rummy500.commands.play import add_arguments, prepare
+from rummy500.session.saves import SaveStore
 from rummy500.session.session import TableSession
 from rummy500.session.settings import PERSON, TableSettings, default_settings
 from rummy500.tui.app import PlayApp
-from rummy500.tui.saves import SaveStore
 from rummy500.tui.screens import CoverScreen, SheetScreen
 from rummy500.tui.table import TableScreen
 from rummy500.tui.widgets import FlowBar
@@ -218,7 +218,7 @@ def test_the_set_up_arguments_exist() -> None:
 def test_the_quit_message_names_rummy500_only_when_it_is_on_the_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from rummy500.commands import play
+    from rummy500.commands.program import program
 
     launched = tmp_path / "bin" / "rummy500"
     launched.parent.mkdir()
@@ -226,9 +226,9 @@ def test_the_quit_message_names_rummy500_only_when_it_is_on_the_path(
     launched.chmod(0o755)
     monkeypatch.setattr("sys.argv", [str(launched), "play"])
     monkeypatch.setenv("PATH", str(tmp_path / "elsewhere"))
-    assert play.program() == str(launched)
+    assert program() == str(launched)
     monkeypatch.setenv("PATH", str(launched.parent))
-    assert play.program() == "rummy500"
+    assert program() == "rummy500"
 
 
 @pytest.mark.asyncio

@@ -7,36 +7,15 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from . import position as _position
-from .cards import (
-    JOKER,
-    JOKER_MASK,
-    Cards,
-    face_of,
-    face_pretty,
-    iter_bits,
-)
+from .cards import JOKER, JOKER_MASK, Cards, iter_bits
+from .dealing import deal_out, restock_cards
 from .errors import IllegalMoveError as IllegalMoveError
 from .errors import NotNowError, PositionError
 from .errors import RecordError as RecordError
 from .kinds import DealEnd, Phase
-from .legal import (
-    DRAW_PHASE,
-    OVER,
-    PLAY_PHASE,
-    RUMMY_PHASE,
-    Position,
-    _draw_moves,
-    _play_moves,
-    claims,
-    legal_moves,
-    take_must_be_used,
-    taken_face,
-    why_illegal,
-)
-from .melds import (
-    Meld,
-    classify,
-)
+from .legal import why_illegal
+from .listing import claims, legal_moves
+from .melds import Meld, classify
 from .moves import (
     DISCARD,
     DRAW,
@@ -52,29 +31,26 @@ from .moves import (
     parse_move,
 )
 from .position import ENDINGS as ENDINGS
+from .results import DealResult as DealResult
+from .results import score_deal
 from .rules import Rules
 from .scoring import points_for
 from .table import lay_off, new_meld, pick_cards, pick_from_pile, take_index
+from .turn_rules import (
+    DRAW_PHASE,
+    OVER,
+    PLAY_PHASE,
+    RUMMY_PHASE,
+    Position,
+    take_must_be_used,
+    taken_face,
+)
 
 _new_tuple = tuple.__new__
 
 IDLE_TURNS_PER_PLAYER = 10
 """A deal ends when this many rounds of turns pass with no card drawn from the stock
 and none put on the table (a project decision: see docs/rules-decisions.md)."""
-
-
-class DealResult(NamedTuple):
-    went_out: int | None
-    """The seat that went out, or None."""
-    ended_by: str
-    """'went out', 'stock' (the stock ran out), 'declined' (end with an empty stock),
-    or 'idle' (no progress for too long)."""
-    melded: tuple[int, ...]
-    """Points each player has on the table."""
-    in_hand: tuple[int, ...]
-    """Points each player holds at the end."""
-    scores: tuple[int, ...]
-    """The deal's score for each side (each player, outside a partnership)."""
 
 
 class _Snapshot(NamedTuple):
@@ -120,13 +96,7 @@ class Deal:
         self.points = points_for(rules)
         self.rng = rng
         self.restock_orders: list[list[int]] = [list(order) for order in restock]
-        dealt = rules.cards_dealt(players)
-        hands = [0] * players
-        for i in range(dealt * players):
-            hands[(dealer + 1 + i) % players] |= 1 << deck[i]
-        self.hands = hands
-        self.pile = [deck[dealt * players]]
-        self.stock = list(reversed(deck[dealt * players + 1:]))
+        self.hands, self.pile, self.stock = deal_out(rules, players, dealer, deck)
         self.melds: list[Meld] = []
         self.credit = [0] * players
         self.known = [0] * players
@@ -146,8 +116,12 @@ class Deal:
 
     # -- setting up a position (checked and written by :mod:`rummy500.position`) ------
 
-    from_position = classmethod(_position.from_position)
-    from_fen = classmethod(_position.from_fen)
+    from_position: classmethod[Deal, ..., Deal] = classmethod(_position.from_position)
+
+    @classmethod
+    def from_fen(cls, text: str, rules: Rules, *, rng: random.Random | None = None) -> Deal:
+        """The deal in the position :meth:`fen` writes (see :func:`rummy500.position.from_fen`)."""
+        return _position.from_fen(cls, text, rules, rng=rng)
 
     @classmethod
     def _placed(
@@ -252,16 +226,6 @@ class Deal:
         return Cards(self.stock)
 
     def legal_moves(self) -> list[Move]:
-        return legal_moves(self.position())
-
-    def _listing(self) -> list[Move]:
-        """:meth:`legal_moves` with :meth:`position` and ``legal.legal_moves`` written out
-        (the same moves): what a random play-out asks before every move."""
-        phase = self.phase
-        if phase == DRAW_PHASE or (phase == PLAY_PHASE and self.rules.discard_taken_card):
-            position = _new_tuple(Position, (self.rules, phase, self.hands[self.turn], self.pile,
-                                             self.melds, len(self.stock), self.must_use, -1))
-            return _draw_moves(position) if phase == DRAW_PHASE else _play_moves(position)
         return legal_moves(self.position())
 
     def why_illegal(self, move: Move | str) -> str | None:
@@ -479,7 +443,7 @@ class Deal:
     def _reshuffle(self) -> None:
         cards = self.pile[:-1]
         if self.restocks < len(self.restock_orders):
-            order = self._cards_for_faces(self.restock_orders[self.restocks], cards)
+            order = restock_cards(self.restock_orders[self.restocks], cards)
         else:
             if self.rng is None:
                 raise RecordError("the stock ran out and the record gives no restock order")
@@ -489,32 +453,6 @@ class Deal:
         self.pile = self.pile[-1:]
         self.stock = list(reversed(order))
         self.restocks += 1
-
-    @staticmethod
-    def _cards_for_faces(order: list[int], cards: list[int]) -> list[int]:
-        """The given restock order (cards or faces) matched to the pile's physical cards."""
-        left = list(cards)
-        matched = []
-        for wanted in order:
-            for i, card in enumerate(left):
-                if card == wanted:
-                    matched.append(left.pop(i))
-                    break
-            else:
-                for i, card in enumerate(left):
-                    if face_of(card) == face_of(wanted):
-                        matched.append(left.pop(i))
-                        break
-                else:
-                    raise RecordError(
-                        f"the restock order names {face_pretty(face_of(wanted))}, which is "
-                        "not in the pile being reshuffled"
-                    )
-        if left:
-            raise RecordError(
-                f"the restock order leaves out {len(left)} card(s) of the pile being reshuffled"
-            )
-        return matched
 
     def _finish(self, ended_by: DealEnd, went_out: int | None) -> None:
         self.phase = OVER
@@ -528,29 +466,8 @@ class Deal:
         """Points on the table, in hand, and each side's score for the deal."""
         if self.phase != OVER:
             raise NotNowError("the deal is not over")
-        rules = self.rules
-        players = self.players
-        in_hand = tuple(self.points.in_hand(hand) for hand in self.hands)
-        melded = tuple(self.credit)
-        sides = rules.sides(players)
-        scores = [0] * sides
-        for seat in range(players):
-            side = rules.side_of(seat)
-            scores[side] += melded[seat]
-            if not rules.add_hand_to_winner:
-                scores[side] -= in_hand[seat]
-        if rules.add_hand_to_winner:
-            if self.went_out is not None:
-                winner = rules.side_of(self.went_out)
-                scores[winner] += sum(
-                    in_hand[s] for s in range(players) if rules.side_of(s) != winner
-                )
-            elif sides == 2:
-                for seat in range(players):
-                    scores[1 - rules.side_of(seat)] += in_hand[seat]
-        if self.went_out is not None:
-            scores[rules.side_of(self.went_out)] += self.points.going_out_bonus
-        return DealResult(self.went_out, self.ended_by, melded, in_hand, tuple(scores))
+        return score_deal(self.rules, self.points, self.hands, self.credit, self.went_out,
+                          self.ended_by)
 
     # -- checks and text -----------------------------------------------------------
 

@@ -248,6 +248,21 @@ class Game:
         """An independent copy: moves made on it, and its shuffles, leave this game alone."""
         return deepcopy(self, {id(self.rules): self.rules})
 
+    def branch(self) -> Game:
+        """An independent copy to search from, cheaper than :meth:`copy`: without the undo
+        stack, the finished deals shared (they never change), the deal in play copied with
+        :meth:`Deal.copy` and the random source with its state."""
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        twin = object.__new__(Game)
+        twin.__dict__.update(self.__dict__, deals=list(self.deals), results=list(self.results),
+                             totals=list(self.totals), _stack=[], rng=rng)
+        if self.deals and not self.deals[-1].over:
+            deal = twin.deals[-1] = self.deals[-1].copy()
+            if self.deals[-1].rng is self.rng:  # one source for its reshuffles and the deals
+                deal.set_restocks(deal.restock_orders[deal.restocks:], rng)
+        return twin
+
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may see of the current deal, with the running totals."""
         return view_of(self.deal, seat, tuple(self.totals), len(self.deals) - 1)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol, Self, TypeVar
 
 from .cards import (
     JOKER,
@@ -33,7 +33,7 @@ from .cards import (
     sort_key,
 )
 from .errors import PositionError
-from .legal import DRAW_PHASE, OVER, PLAY_PHASE, RUMMY_PHASE
+from .kinds import Phase
 from .melds import (
     RUN,
     Meld,
@@ -49,13 +49,55 @@ from .moves import Move, parse_piece
 from .rules import Rules
 from .scoring import Points, points_for
 
-if TYPE_CHECKING:
-    from .deal import Deal
-
+DRAW_PHASE, PLAY_PHASE, RUMMY_PHASE, OVER = Phase.DRAW, Phase.PLAY, Phase.RUMMY, Phase.OVER
 PHASES = {str(phase): phase for phase in (DRAW_PHASE, PLAY_PHASE, RUMMY_PHASE, OVER)}
 
 ENDINGS = ("went out", "stock", "declined", "idle")
 """How a deal can end (:attr:`Deal.ended_by`)."""
+
+
+
+class PlacedDeal(Protocol):
+    """What this module reads of a deal (:class:`~rummy500.deal.Deal`), and how it makes
+    one: it knows a deal by this shape alone, so that ``deal`` may use it."""
+
+    rules: Rules
+    players: int
+    dealer: int
+    points: Points
+    hands: list[int]
+    pile: list[int]
+    stock: list[int]
+    melds: list[Meld]
+    known: list[int]
+    passed: list[int]
+    turn: int
+    phase: Phase
+    must_use: int
+    went_out: int | None
+    ended_by: str
+    idle_turns: int
+    progress: bool
+    restocks: int
+    discarder: int
+    moves: list[Move]
+    movers: list[int]
+
+    def all_cards(self) -> list[int]: ...
+
+    @classmethod
+    def _placed(
+        cls, rules: Rules, players: int, dealer: int, *, deck: Sequence[int],
+        hands: list[int], pile: list[int], stock: list[int], melds: list[Meld],
+        credit: list[int], known: list[int], turn: int, phase: Phase, must_use: int,
+        went_out: int | None, ended_by: str, idle_turns: int, progress: bool, restocks: int,
+        discarder: int, passed: list[int], moves: list[Move], movers: list[int],
+        restock: Sequence[Sequence[int]], rng: random.Random | None,
+    ) -> Self: ...
+
+
+Deal = TypeVar("Deal", bound=PlacedDeal)
+"""The deal class that :func:`from_position` and :func:`from_fen` build."""
 
 _FEN_KEYS = ("dealer", "hands", "known", "pile", "stock", "table", "must", "discarder",
              "idle", "progress", "restocks", "passed", "ended")
@@ -124,7 +166,7 @@ def from_position(
     return deal
 
 
-def check_position(deal: Deal) -> None:
+def check_position(deal: PlacedDeal) -> None:
     """Raise PositionError unless the deal's position can arise in a deal."""
     players = deal.players
     seats = range(players)
@@ -167,7 +209,7 @@ def check_position(deal: Deal) -> None:
 # -- the position string --------------------------------------------------------------
 
 
-def fen(deal: Deal) -> str:
+def fen(deal: PlacedDeal) -> str:
     """The position on one line, in notation faces (the format: this module's docstring)."""
     def faces(cards: Sequence[int]) -> str:
         return " ".join(face_str(face_of(card)) for card in cards) or "-"

@@ -251,8 +251,8 @@ _DECLARED: tuple[Option, ...] = (
            "the top card of the pile, taken alone, must also be used at once",
            "false: 000, 004; true: 001, 002, 003"),
     Option("discard_taken_card",
-           "false: the card named in a take from the pile may not be discarded in the same "
-           "turn (while it is held and another card could be discarded instead)",
+           "the card named in a take from the pile may be discarded in the same turn (when "
+           "not: only if no other card could be discarded instead)",
            "house rule; true: the books do not forbid it"),
     Option("min_run", "the fewest cards in a run", "3: 000, 001, 002, 003; 004 once says four",
            low=3, high=13),
@@ -274,7 +274,7 @@ _DECLARED: tuple[Option, ...] = (
            "004: \"A-9 are 5 points, unless the ace is used high, when it is 15\""),
     _points("joker_points", "a joker on the table or in hand (empty: 15 wild, 20 Persian)",
             "15: 000; 20: 001, 004", none="for the default"),
-    Option("point_divisor", "every value divided by this (004: divide by five, play to 100)",
+    Option("point_divisor", "every value divided by this (by five: a shorter game, played to 100)",
            "004", choices=(1, 5)),
     Option("target_score", "the total that wins the game (empty: no target)", "500: all",
            low=1, high=MAX_TARGET, refusal="{name} must be positive and at most {high:,}"),
@@ -298,7 +298,8 @@ _DECLARED: tuple[Option, ...] = (
            "after a discard, other players may claim pile cards that meld or lay off",
            "000 (rummy), 004 (rum)"),
     Option("partnership",
-           "four players in two sides, partners opposite (0 and 2 against 1 and 3)", "001, 004"),
+           "four players in two sides, partners opposite (seats 1 and 3 against 2 and 4)",
+           "001, 004"),
     Option("four_of_a_kind_doubles", "a set of four laid down in one meld scores double",
            "001, 004 Persian"),
     Option("four_card_runs_double",
@@ -342,13 +343,13 @@ OPTION_DOCS: dict[str, tuple[str, str, str]] = {
 PRESET_DOCS: dict[str, str] = {
     "classic": "the default: no jokers, 13 cards for two and 7 for more, traditional points, "
     "the top discard need not be used, play on from the pile when the stock is empty, to 500",
-    "wild": "as in 000: two wild jokers a pack (15 points), 10 cards for two, the deal ends "
+    "wild": "two wild jokers a pack (15 points), 10 cards for two, the deal ends "
     "when the stock is empty, rummy calls",
-    "simplified": "as in 001: 2-9 score 5, low ace 5, the top card taken must be used too, "
+    "simplified": "2-9 score 5, low ace 5, the top card taken must be used too, "
     "2-6 players",
     "boathouse": "classic with the Boathouse rule: you must discard to go out",
     "partnership": "classic for four players in two sides",
-    "persian": "as in 004: partnership with four Persian jokers (20), sets of four laid at "
+    "persian": "partnership with four Persian jokers (20), sets of four laid at "
     "once count double, 25 for going out, two deals and 50 to the better side",
 }
 

@@ -22,15 +22,15 @@ from __future__ import annotations
 from ..cards import JOKER, JOKER_MASK, face_of, faces_present, iter_bits
 from ..errors import NotYourTurnError
 from ..kinds import Phase
-from ..legal import can_still_use, take_must_be_used
 from ..melds import DECLARED, RUN, find_melds
 from ..moves import DISCARD, DRAW, END, LAYOFF, MELD, PASS, TAKE, Move
 from ..scoring import points_for
 from ..table import pick_cards
+from ..turn_rules import can_still_use, take_must_be_used
 from ..view import PlayerView
 from .base import Bot, Decision
-from .context import Context, suited
-from .handeval import PARTNERS, completions
+from .context import Context
+from .face_shapes import makes_meld, neighbourhood, outs
 from .simple import best_claim, layoff_points, meld_points, taken_cards
 
 
@@ -112,9 +112,9 @@ class ExpertBot(Bot):
         expected = 0.0
         hand_faces = faces_present(hand)
         if ctx.light:
-            near = _outs(faces_present(left)) | ctx.table_fits
+            near = outs(faces_present(left)) | ctx.table_fits
         else:
-            near = _neighbourhood(faces_present(left)) | ctx.table_fits
+            near = neighbourhood(faces_present(left)) | ctx.table_fits
         full_search = ctx.rules.min_run != 3
         for face in range(64):
             copies = know.live[face]
@@ -122,7 +122,7 @@ class ExpertBot(Bot):
                 continue
             if face == JOKER:
                 with_card = evaluator.value(hand | 1 << _free_joker(hand))
-            elif full_search or (not ctx.light and _makes_meld(face, hand_faces)):
+            elif full_search or (not ctx.light and makes_meld(face, hand_faces)):
                 card = face if not hand >> face & 1 else face + 64
                 with_card = evaluator.value(hand | 1 << card)
             elif near >> face & 1:
@@ -417,55 +417,6 @@ class ExpertBot(Bot):
         return scored
 
 
-def _neighbourhood(faces: int) -> int:
-    """Faces of the same rank as, or within two ranks in suit of, any of ``faces``."""
-    near = 0
-    for face in iter_bits(faces):
-        suit, rank = face >> 4, face & 15
-        for s in range(4):
-            near |= 1 << (s << 4 | rank)
-        for r in (rank - 2, rank - 1, rank + 1, rank + 2):
-            f = suited(suit, r)
-            if f >= 0:
-                near |= 1 << f
-        if rank in (1, 2, 12, 13):
-            for r in (1, 2, 3, 12, 13):
-                near |= 1 << (suit << 4 | r)
-    return near
-
-
-def _outs(faces: int) -> int:
-    """Faces that would complete a meld with two of ``faces``."""
-    outs = 0
-    for a in iter_bits(faces):
-        partners = PARTNERS[a] & faces & ~((2 << a) - 1)
-        for b in iter_bits(partners):
-            for face in completions(a, b):
-                outs |= 1 << face
-    return outs
-
-
-def _makes_meld(face: int, faces: int) -> bool:
-    """Whether ``face`` makes a meld of three with two of ``faces`` (runs of three)."""
-    suit, rank = face >> 4, face & 15
-    same = 0
-    for s in range(4):
-        if s != suit and faces >> (s << 4 | rank) & 1:
-            same += 1
-    if same >= 2:
-        return True
-    bits = faces >> (suit << 4) & 0x3FFE
-    ext = bits | (bits & 2) << 13
-    for pos in ((1, 14) if rank == 1 else (rank,)):
-        below2 = pos >= 3 and ext >> (pos - 2) & 1
-        below1 = pos >= 2 and ext >> (pos - 1) & 1
-        above1 = pos <= 13 and ext >> (pos + 1) & 1
-        above2 = pos <= 12 and ext >> (pos + 2) & 1
-        if (below2 and below1) or (below1 and above1) or (above1 and above2):
-            return True
-    return False
-
-
 def _without(cards: int, melds: list[tuple[int, ...]]) -> int:
     """``cards`` less the cards of ``melds``."""
     for pieces in melds:
@@ -474,27 +425,6 @@ def _without(cards: int, melds: list[tuple[int, ...]]) -> int:
             for card in picked:
                 cards &= ~(1 << card)
     return cards
-
-
-def _extensions(pieces: tuple[int, ...]) -> int:
-    """Faces that would lengthen a meld of ``pieces`` (a run's ends, a set's other suits)."""
-    faces = [p - DECLARED if p >= DECLARED else p for p in pieces if p != JOKER]
-    if not faces:
-        return 1 << JOKER
-    ranks = {f & 15 for f in faces}
-    bits = 0
-    if len(ranks) == 1:
-        rank = ranks.pop()
-        for s in range(4):
-            bits |= 1 << (s << 4 | rank)
-        return bits
-    suit = faces[0] >> 4
-    positions = [14 if f & 15 == 1 and 13 in ranks else f & 15 for f in faces]
-    for pos in (min(positions) - 1, max(positions) + 1):
-        face = suited(suit, pos)
-        if face >= 0 and pos >= 1:
-            bits |= 1 << face
-    return bits
 
 
 def _free_joker(hand: int) -> int:

@@ -151,7 +151,7 @@ def _play_random(game: Game, bots: Sequence[Bot] | Mapping[int, Bot],
     from the same bits), up to the end of the deal or a position with no legal move (left
     to :func:`_play_trusted`, whose pick refuses it as RandomBot.pick does)."""
     deal = game.deal
-    listing = deal._listing
+    listing = deal.legal_moves
     apply = deal._apply
     draws: Sequence[Callable[[int], int]] | Mapping[int, Callable[[int], int]]
     if isinstance(bots, Mapping):

@@ -20,7 +20,6 @@ from collections.abc import Iterator
 from ..cards import JOKER, JOKER_MASK, face_of, faces_present, iter_bits
 from ..errors import NotYourTurnError
 from ..kinds import Phase
-from ..legal import can_still_use
 from ..melds import (
     DECLARED,
     JOKER_SET,
@@ -46,6 +45,7 @@ from ..moves import (
 from ..rules import Rules
 from ..scoring import Points, points_for
 from ..table import lay_off, new_meld, pick_cards, take_index
+from ..turn_rules import can_still_use
 from ..view import PlayerView
 from .base import Bot, Decision
 

@@ -1,11 +1,19 @@
-"""Command-line options shared by the commands that set up a game."""
+"""Command-line options shared by the commands that set up a game, and their one-line
+refusal."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ..bots import BOT_NAMES
 from ..rules import PRESETS
+
+
+def failure(command: str, message: str) -> int:
+    """Why ``rummy500 command`` cannot go on, as one line on stderr; the exit status 2."""
+    print(f"rummy500 {command}: {message}", file=sys.stderr)
+    return 2
 
 
 def add_rule_arguments(parser: argparse.ArgumentParser) -> None:

@@ -8,17 +8,18 @@ strongest computer player. A game in progress is saved after every move;
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
-import shutil
 import sys
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..bots import BOT_NAMES
 from ..errors import SaveInUseError
+from ..extras import require
 from ..record import RecordFormatError, ReplayError
+from ..session.saves import DATA_ENV, SaveStore, data_dir
 from ..session.session import TableSession
 from ..session.settings import (
     SettingsError,
@@ -28,9 +29,8 @@ from ..session.settings import (
     parse_options,
     parse_seats,
 )
-from ..tui.saves import DATA_ENV, SaveStore, data_dir
-from .extras import require
-from .options import add_rule_arguments
+from .options import add_rule_arguments, failure
+from .program import program
 
 MAX_DELAY = 60.0
 
@@ -81,9 +81,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(preset=None, option=None)
 
 
-def fail(message: str) -> int:
-    print(f"rummy500 play: {message}", file=sys.stderr)
-    return 2
+fail = partial(failure, "play")
+"""Say why the command cannot go on; its exit status."""
 
 
 def settings_from(args: argparse.Namespace) -> TableSettings:
@@ -163,29 +162,6 @@ def _open(args: argparse.Namespace, settings: TableSettings, store: SaveStore) -
 
     return PlayApp(settings, store, session=session, saved=saved, setup=args.setup,
                    delay=args.delay, light=args.light)
-
-
-def program() -> str:
-    """How to run rummy500 again from this shell: ``rummy500`` if that is this program on the
-    PATH, else the path it was run by, or ``python -m rummy500``."""
-    launched = sys.argv[0] if sys.argv else ""
-    if Path(launched).name in ("__main__.py", "-m", "-c", ""):
-        python = sys.executable or "python3"
-        found = shutil.which(Path(python).name)
-        if found and _same(found, python):
-            python = Path(python).name
-        return f"{shlex.quote(python)} -m rummy500"
-    found = shutil.which("rummy500")
-    if found and _same(found, launched if os.sep in launched else found):
-        return "rummy500"
-    return shlex.quote(launched)
-
-
-def _same(one: str, other: str) -> bool:
-    try:
-        return os.path.samefile(one, other)
-    except OSError:
-        return False
 
 
 def run(args: argparse.Namespace) -> int:

@@ -12,15 +12,16 @@ import argparse
 import asyncio
 import shlex
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..client import Api, Closed, ServerError, TableConnection, split_table_url
-from ..rules import Rules, rules_from_record
-from ..tui.saves import data_dir
-from ..tui.tokens import HeldSeat, SeatTokens
-from .extras import require
+from ..extras import require
+from ..rules import rules_from_record
+from ..session.saves import data_dir
+from ..tui.tokens import HeldSeat, Joined, SeatTokens
+from .options import failure
+from .program import program
 
 if TYPE_CHECKING:
     from ..tui.remote import RemoteApp
@@ -32,21 +33,6 @@ LOCAL_ONLY = {"players": "--players", "preset": "--preset", "option": "--option"
 """The arguments of a local game: the server's table is set up already."""
 
 UNAUTHORIZED = 4401
-
-
-@dataclass(frozen=True, slots=True)
-class Joined:
-    """A seat taken (or taken again) at a table: everything the remote table needs."""
-
-    base: str
-    table: str
-    seat: int
-    token: str
-    rules: Rules
-    players: int
-    url: str
-    directory: Path | None = None
-    """Where this terminal keeps its seat tokens (:class:`~rummy500.tui.tokens.SeatTokens`)."""
 
 
 def conflicts(args: argparse.Namespace) -> str | None:
@@ -177,10 +163,7 @@ def run_join(args: argparse.Namespace) -> int:
     require("web", "websockets", feature="rummy500 play --join")
     app = prepare_join(args)
     if isinstance(app, str):
-        print(f"rummy500 play: {app}", file=sys.stderr)
-        return 2
-    from .play import program
-
+        return failure("play", app)
     app.run()
     joined = app.joined
     if app.unknown_seat:
@@ -193,4 +176,4 @@ def run_join(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["LOCAL_ONLY", "JoinError", "Joined", "conflicts", "join", "prepare_join", "run_join"]
+__all__ = ["LOCAL_ONLY", "JoinError", "conflicts", "join", "prepare_join", "run_join"]

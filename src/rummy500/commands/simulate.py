@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from contextlib import nullcontext
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +28,7 @@ from ..simulation import (
     rules_from_options,
     simulate,
 )
-from .options import add_bot_argument, add_rule_arguments, add_search_arguments
+from .options import add_bot_argument, add_rule_arguments, add_search_arguments, failure
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -68,9 +69,8 @@ def default_players(rules: Rules) -> int:
     return 4 if rules.partnership else 2
 
 
-def fail(message: str) -> int:
-    print(f"rummy500 simulate: {message}", file=sys.stderr)
-    return 2
+fail = partial(failure, "simulate")
+"""Say why the command cannot go on; its exit status."""
 
 
 def run(args: argparse.Namespace) -> int:

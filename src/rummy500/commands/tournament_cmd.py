@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from functools import partial
 from typing import Any
 
 from rich.console import Console
@@ -32,7 +33,7 @@ from ..tournament import (
     run_tournament,
     usable_workers,
 )
-from .options import add_rule_arguments, add_search_arguments
+from .options import add_rule_arguments, add_search_arguments, failure
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -52,9 +53,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
 
 
-def fail(message: str) -> int:
-    print(f"rummy500 tournament: {message}", file=sys.stderr)
-    return 2
+fail = partial(failure, "tournament")
+"""Say why the command cannot go on; its exit status."""
 
 
 def run(args: argparse.Namespace) -> int:

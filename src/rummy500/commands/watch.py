@@ -8,6 +8,7 @@ import secrets
 import sys
 import time
 from collections.abc import Sequence
+from functools import partial
 
 from rich.console import Console
 from rich.text import Text
@@ -30,7 +31,7 @@ from ..narrate import (
 )
 from ..rules import RulesError
 from ..simulation import SimulationError, bot_names_for, make_bots, rules_from_options
-from .options import add_bot_argument, add_rule_arguments
+from .options import add_bot_argument, add_rule_arguments, failure
 
 SEAT_STYLES = ("bold cyan", "bold magenta", "bold green", "bold yellow", "bold blue",
                "bold bright_red", "bold bright_cyan", "bold bright_magenta")
@@ -55,9 +56,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="do not show the hands as they are dealt")
 
 
-def fail(message: str) -> int:
-    print(f"rummy500 watch: {message}", file=sys.stderr)
-    return 2
+fail = partial(failure, "watch")
+"""Say why the command cannot go on; its exit status."""
 
 
 class Teller:

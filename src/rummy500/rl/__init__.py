@@ -11,7 +11,7 @@ True
 
 from __future__ import annotations
 
-from ..commands.extras import require
+from ..extras import require
 
 require("rl", "numpy", "gymnasium", feature="rummy500.rl")
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..commands.extras import require
 from ..errors import IllegalMoveError, InvalidMoveError, SettingsError
+from ..extras import require
 
 require("rl", "pettingzoo", feature="rummy500.rl.pettingzoo")
 

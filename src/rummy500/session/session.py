@@ -43,9 +43,9 @@ from ..moves import (
 )
 from ..narrate import before, verb
 from ..record import ReplayError, cards_from_faces, game_record, replay
-from ..tui import words
-from ..tui.saves import SaveStore
 from ..view import PlayerView
+from . import words
+from .saves import SaveStore
 from .settings import PERSON, SettingsError, TableSettings, default_bot
 
 SAVE_VERSION = 1

@@ -4,21 +4,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from textual.app import App
-
+from ..session.saves import SaveStore
 from ..session.session import TableSession
 from ..session.settings import SettingsError, TableSettings
-from .saves import SaveStore
 from .screens import ResumeScreen
 from .setup import SetupScreen
 from .table import TableScreen
+from .terminal import TerminalApp
 
 
-class PlayApp(App[TableSession | None]):
+class PlayApp(TerminalApp[TableSession | None]):
     """500 Rum at the terminal. The app's result is the session in play when it closed."""
-
-    TITLE = "rummy500"
-    ENABLE_COMMAND_PALETTE = True
 
     def __init__(
         self,
@@ -35,18 +31,16 @@ class PlayApp(App[TableSession | None]):
 
         ``delay`` is the pause before each computer player's move, so people see it.
         """
-        super().__init__()
+        super().__init__(light=light)
         self.settings = settings
         self.store = store
         self.session = session
         self.saved = saved
         self.setup = setup
         self.delay = delay
-        self.light = light
 
     def on_mount(self) -> None:
-        if self.light:
-            self.theme = "textual-light"
+        self.choose_theme()
         if self.session is not None and not self.setup:
             self.show_table(self.session)
         elif self.saved is not None and not self.setup:

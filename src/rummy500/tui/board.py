@@ -85,6 +85,14 @@ def table_layout() -> ComposeResult:
     yield Footer(compact=True, show_command_palette=False)
 
 
+def dress_table(screen: Screen[None]) -> None:
+    """The titles and the focus of a :func:`table_layout` once it is mounted."""
+    screen.query_one("#log", RichLog).border_title = "Log"
+    screen.query_one("#melds", MeldList).border_title = "Table"
+    screen.query_one("#table").can_focus = False
+    screen.query_one("#hand", Strip).focus()
+
+
 class Board(TableWidgets, Screen[None]):
     """The table of one session, as the person at the screen sees it."""
 
@@ -131,10 +139,7 @@ class Board(TableWidgets, Screen[None]):
         yield from table_layout()
 
     def on_mount(self) -> None:
-        self.query_one("#log", RichLog).border_title = "Log"
-        self.query_one("#melds", MeldList).border_title = "Table"
-        self.query_one("#table").can_focus = False
-        self.query_one("#hand", Strip).focus()
+        dress_table(self)
 
     def on_resize(self, event: Resize) -> None:
         self.call_after_refresh(self._resized)

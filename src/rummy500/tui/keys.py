@@ -10,18 +10,9 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Input
 
 from ..cards import JOKER, face_of
-from ..kinds import Phase
+from ..kinds import MoveKind, Phase
 from ..melds import DECLARED, piece_face
 from ..moves import (
-    DISCARD,
-    DRAW,
-    END,
-    LAYOFF,
-    MELD,
-    PASS,
-    RUMMY_LAYOFF,
-    RUMMY_MELD,
-    TAKE,
     Move,
     canonical_meld,
     take_at,
@@ -31,35 +22,32 @@ from .screens import ChoiceScreen
 from .widgets import Item, MeldList, Strip, card_label, face_label
 
 ACTION_KINDS: dict[str, tuple[str, ...]] = {
-    "draw": (DRAW,),
-    "take": (TAKE,),
-    "end": (END,),
-    "meld": (MELD,),
-    "layoff": (LAYOFF,),
-    "discard": (DISCARD,),
-    "rummy": (RUMMY_MELD, RUMMY_LAYOFF),
-    "pass": (PASS,),
+    "draw": (MoveKind.DRAW,),
+    "take": (MoveKind.TAKE,),
+    "end": (MoveKind.END,),
+    "meld": (MoveKind.MELD,),
+    "layoff": (MoveKind.LAYOFF,),
+    "discard": (MoveKind.DISCARD,),
+    "rummy": (MoveKind.RUMMY_MELD, MoveKind.RUMMY_LAYOFF),
+    "pass": (MoveKind.PASS,),
 }
 """Move keys: each shows in the footer while a move of its kinds is legal."""
 
+MOVE_KEYS = (("d", "draw", "Draw"), ("t", "take", "Take"), ("e", "end", "End deal"),
+             ("m", "meld", "Meld"), ("l", "layoff", "Lay off"), ("x", "discard", "Discard"),
+             ("r", "rummy", "Rummy"), ("p", "pass", "Pass"), ("h", "hint", "Hint"))
+TRIED_ANYWAY = ("draw", "take", "meld", "layoff", "discard")
+
 MOVE_BINDINGS: list[BindingType] = [
-    Binding("d", "draw", "Draw"),
-    Binding("d", "attempt('draw')", show=False),
-    Binding("t", "take", "Take"),
-    Binding("t", "attempt('take')", show=False),
-    Binding("e", "end", "End deal"),
-    Binding("m", "meld", "Meld"),
-    Binding("m", "attempt('meld')", show=False),
-    Binding("l", "layoff", "Lay off"),
-    Binding("l", "attempt('layoff')", show=False),
-    Binding("x", "discard", "Discard"),
-    Binding("x", "attempt('discard')", show=False),
-    Binding("r", "rummy", "Rummy"),
-    Binding("p", "pass", "Pass"),
-    Binding("h", "hint", "Hint"),
+    binding
+    for key, action, label in MOVE_KEYS
+    for binding in (Binding(key, action, label),
+                    *([Binding(key, f"attempt('{action}')", show=False)]
+                      if action in TRIED_ANYWAY else []))
 ]
 """The move keys (and the hint's), first in the key bindings of every table screen; a key
-pressed when its move is not legal tries it anyway, to show the reason."""
+of :data:`TRIED_ANYWAY` pressed when its move is not legal tries it anyway, to show the
+reason."""
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -87,14 +75,15 @@ def layoff_fits(legal: list[Move], picked: list[int]) -> set[int]:
     if len(picked) != 1:
         return set()
     shows = face_of(picked[0])
-    return {m.meld for m in legal if m.kind == LAYOFF and piece_shows(m.pieces[0]) == shows}
+    return {m.meld for m in legal
+            if m.kind == MoveKind.LAYOFF and piece_shows(m.pieces[0]) == shows}
 
 
 def usable_faces(legal: list[Move]) -> set[int]:
     """The faces of the hand that some legal meld or lay-off uses."""
     usable: set[int] = set()
     for move in legal:
-        if move.kind in (MELD, LAYOFF):
+        if move.kind in (MoveKind.MELD, MoveKind.LAYOFF):
             usable.update(piece_shows(p) for p in move.pieces)
     return usable
 
@@ -115,7 +104,7 @@ def move_prompt(phase: str, stock: int, must_use: int) -> str:
 
 def describe_claim(move: Move) -> str:
     cards = " ".join(piece_words(p) for p in move.pieces)
-    if move.kind == RUMMY_LAYOFF:
+    if move.kind == MoveKind.RUMMY_LAYOFF:
         return f"lay off {cards} from the pile on m{move.meld}"
     return f"meld {cards} from the pile"
 
@@ -143,8 +132,8 @@ class TableWidgets(_Screen):
         """The discard pile's ``cards`` (bottom first), those a legal move takes or claims
         marked; the cursor goes to the top card whenever the pile's length changes."""
         legal = set(self.legal)
-        claims = {piece_shows(p) for m in self.legal if m.kind in (RUMMY_MELD, RUMMY_LAYOFF)
-                  for p in m.pieces}
+        claims = {piece_shows(p) for m in self.legal
+                  if m.kind in (MoveKind.RUMMY_MELD, MoveKind.RUMMY_LAYOFF) for p in m.pieces}
         faces = [face_of(card) for card in cards]
         pile = self.pile
         pile.show([Item(card, card_label(card, dark),
@@ -192,7 +181,7 @@ class MoveKeys(TableWidgets):
 
     def meld_without_choice(self, faces: list[int]) -> None:
         """Cards with a wild joker that no legal meld fits: try them as they are."""
-        self.act(Move(MELD, tuple(faces)))
+        self.act(Move(MoveKind.MELD, tuple(faces)))
 
     def layoff_where(self, move: Move) -> str:
         """Where a lay-off goes, as a choice among several."""
@@ -218,7 +207,7 @@ class MoveKeys(TableWidgets):
     def show_hint(self, move: Move, reason: str, cards: list[int]) -> None:
         """Say the hint ``move`` (for ``reason``) and pick its cards among the hand's ``cards``
         (for each card of the move, the first of that face not picked yet)."""
-        if move.kind in (MELD, LAYOFF, DISCARD):
+        if move.kind in (MoveKind.MELD, MoveKind.LAYOFF, MoveKind.DISCARD):
             chosen: set[int] = set()
             for piece in move.pieces:
                 shows = piece_shows(piece)
@@ -255,6 +244,14 @@ class MoveKeys(TableWidgets):
         if self.acting() and self.phase() == Phase.PLAY and self.selected:
             self.action_layoff(event.number)
 
+    def typed_move(self, event: Input.Submitted) -> str | None:
+        """The move typed in the move box; an empty box gives the focus back to the hand."""
+        text = event.value.strip()
+        if not text:
+            self.hand.focus()
+            return None
+        return text
+
     # -- the keys ---------------------------------------------------------------------------------
 
     def action_attempt(self, action: str) -> None:
@@ -262,21 +259,22 @@ class MoveKeys(TableWidgets):
         getattr(self, f"action_{action}")()
 
     def action_draw(self) -> None:
-        self.act(Move(DRAW))
+        self.act(Move(MoveKind.DRAW))
 
     def action_end(self) -> None:
-        self.act(Move(END))
+        self.act(Move(MoveKind.END))
 
     def action_pass(self) -> None:
-        self.act(Move(PASS))
+        self.act(Move(MoveKind.PASS))
 
     def action_rummy(self) -> None:
-        claims = [m for m in self.legal if m.kind in (RUMMY_MELD, RUMMY_LAYOFF, PASS)]
-        if not any(m.kind != PASS for m in claims):
+        claims = [m for m in self.legal
+                  if m.kind in (MoveKind.RUMMY_MELD, MoveKind.RUMMY_LAYOFF, MoveKind.PASS)]
+        if not any(m.kind != MoveKind.PASS for m in claims):
             self.no_claim()
             return
         self.choose(self.claim_title(), claims,
-                    lambda m: "pass (no claim)" if m.kind == PASS else describe_claim(m))
+                    lambda m: "pass (no claim)" if m.kind == MoveKind.PASS else describe_claim(m))
 
     def action_take(self, index: int | None = None) -> None:
         pile = self.pile_faces()
@@ -304,7 +302,7 @@ class MoveKeys(TableWidgets):
     def action_discard(self) -> None:
         card = self.one_card("discard")
         if card is not None:
-            self.act(Move(DISCARD, (face_of(card),)))
+            self.act(Move(MoveKind.DISCARD, (face_of(card),)))
 
     def action_meld(self) -> None:
         picked = self.picked()
@@ -313,11 +311,12 @@ class MoveKeys(TableWidgets):
             return
         faces = [face_of(card) for card in picked]
         if JOKER not in faces or not self.wild_jokers():
-            self.act(Move(MELD, canonical_meld(tuple(faces))))
+            self.act(Move(MoveKind.MELD, canonical_meld(tuple(faces))))
             return
         wanted = sorted(faces)
         options = [m for m in self.legal
-                   if m.kind == MELD and sorted(piece_shows(p) for p in m.pieces) == wanted]
+                   if m.kind == MoveKind.MELD
+                   and sorted(piece_shows(p) for p in m.pieces) == wanted]
         if len(options) == 1:
             self.act(options[0])
         elif options:
@@ -331,7 +330,8 @@ class MoveKeys(TableWidgets):
         if card is None:
             return
         shows = face_of(card)
-        options = [m for m in self.legal if m.kind == LAYOFF and piece_shows(m.pieces[0]) == shows
+        options = [m for m in self.legal
+                   if m.kind == MoveKind.LAYOFF and piece_shows(m.pieces[0]) == shows
                    and (number is None or m.meld == number)]
         if len(options) == 1:
             self.act(options[0])
@@ -341,7 +341,8 @@ class MoveKeys(TableWidgets):
                         + (f" as {face_label(piece_face(m.pieces[0]))}"
                            if m.pieces[0] >= DECLARED else ""))
         else:
-            self.act(Move(LAYOFF, (shows,), number if number is not None else self.cursor_meld()))
+            where = number if number is not None else self.cursor_meld()
+            self.act(Move(MoveKind.LAYOFF, (shows,), where))
 
     def action_sort(self) -> None:
         self.by_rank = not self.by_rank

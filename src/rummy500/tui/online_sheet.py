@@ -13,7 +13,7 @@ from typing import Any
 
 from ..narrate import ENDINGS
 from ..rules import Rules
-from .words import DealSheet, ScoreRow, sheet_notes, side_label, side_seats, standing_words
+from ..session.words import DealSheet, ScoreRow, sheet_notes, side_label, side_seats, standing_words
 
 
 def online_sheet(rules: Rules, names: Sequence[str], state: Mapping[str, Any], index: int,

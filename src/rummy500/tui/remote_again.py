@@ -8,13 +8,10 @@ person made the next game first, the log says so; ``n`` then joins it.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..client import Api, ServerError
-from .tokens import HeldSeat, SeatTokens
-
-if TYPE_CHECKING:
-    from ..commands.play_join import Joined
+from .tokens import HeldSeat, Joined, SeatTokens
 
 AGAIN_KEY = "n"
 

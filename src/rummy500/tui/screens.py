@@ -16,8 +16,8 @@ from textual.widgets.option_list import Option
 
 from ..narrate import value_text
 from ..rules import OPTION_DOCS, PRESET_DOCS, Rules
-from .widgets import Words
-from .words import DealSheet, rules_summary
+from ..session.words import DealSheet, rules_summary
+from .widgets import Words, hidden
 
 MODAL_CSS = """
 {name} {{ align: center middle; }}
@@ -112,12 +112,9 @@ class SheetScreen(ModalScreen[str]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space", "next", "Next deal"),
-        Binding("a", "again", "Play again", show=False),
-        Binding("s", "setup", "Set-up", show=False),
-        Binding("q", "quit_game", "Quit", show=False),
-        Binding("escape", "close", "Close", show=False),
-        Binding("up", "scroll(-1)", "Scroll up", show=False),
-        Binding("down", "scroll(1)", "Scroll down", show=False),
+        *hidden(("a", "again", "Play again"), ("s", "setup", "Set-up"), ("q", "quit_game", "Quit"),
+                ("escape", "close", "Close"), ("up", "scroll(-1)", "Scroll up"),
+                ("down", "scroll(1)", "Scroll down")),
     ]
 
     def __init__(self, sheet: DealSheet, online: bool = False) -> None:

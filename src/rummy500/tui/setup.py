@@ -75,7 +75,7 @@ class SetupScreen(Screen[TableSettings | None]):
             for seat in range(MAX_PLAYERS):
                 kind = settings.seats[seat] if seat < settings.players else default_bot()
                 with Horizontal(id=f"seat-{seat}", classes="seat"):
-                    yield Label(f"Seat {seat}")
+                    yield Label(f"Seat {seat + 1}")
                     chosen = kind if kind in (PERSON, *BOT_NAMES) else default_bot()
                     yield Select(kinds, value=chosen, allow_blank=False, compact=True,
                                  id=f"kind-{seat}")
@@ -112,7 +112,7 @@ class SetupScreen(Screen[TableSettings | None]):
         partnership = PRESETS[self.preset()].partnership or "partnership=true" in \
             self.query_one("#options", Input).value.replace(" ", "").lower()
         self.query_one("#partners", Static).update(
-            "Partners sit opposite: seats 0 and 2 against seats 1 and 3." if partnership
+            "Partners sit opposite: seats 1 and 3 against seats 2 and 4." if partnership
             else "Seats play in order, each to the left of the one before.")
 
     def on_select_changed(self, event: Select.Changed) -> None:

@@ -287,9 +287,8 @@ class TableScreen(MoveKeys, Board):
 
     @on(Input.Submitted, "#command")
     def typed(self, event: Input.Submitted) -> None:
-        text = event.value.strip()
-        if not text:
-            self.hand.focus()
+        text = self.typed_move(event)
+        if text is None:
             return
         if self.act(text):
             event.input.value = ""

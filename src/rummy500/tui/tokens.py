@@ -2,7 +2,7 @@
 takes the same seat again.
 
 A seat token is a bearer secret (docs/protocol.md): it is kept in ``tables.json`` in
-the folder of the terminal game's saves (:func:`~rummy500.tui.saves.data_dir`),
+the folder of the terminal game's saves (:func:`~rummy500.session.saves.data_dir`),
 readable by its owner only, written to a new file and renamed over the old one.
 Each entry is keyed by the server's address and the table id.
 """
@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..rules import Rules
+
 TOKENS = "tables.json"
 FORMAT = "rummy500 seats at online tables"
 
@@ -27,6 +29,21 @@ class HeldSeat:
     seat: int
     token: str
     name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    """A seat taken (or taken again) at a table: everything the remote table needs."""
+
+    base: str
+    table: str
+    seat: int
+    token: str
+    rules: Rules
+    players: int
+    url: str
+    directory: Path | None = None
+    """Where this terminal keeps its seat tokens (:class:`SeatTokens`)."""
 
 
 class SeatTokens:
@@ -83,4 +100,4 @@ class SeatTokens:
             raise
 
 
-__all__ = ["TOKENS", "HeldSeat", "SeatTokens"]
+__all__ = ["TOKENS", "HeldSeat", "Joined", "SeatTokens"]

@@ -36,6 +36,11 @@ JOKER_ON_DARK = "#d79bff"
 JOKER_ON_LIGHT = "#7a1fa2"
 
 
+def hidden(*keys: tuple[str, str, str]) -> list[BindingType]:
+    """Key bindings (keys, action, description) that work without showing in the footer."""
+    return [Binding(key, action, description, show=False) for key, action, description in keys]
+
+
 def face_label(face: int) -> str:
     """``10♥``, ``A♠``, or ``Jk`` for a joker."""
     if face == JOKER:
@@ -106,16 +111,11 @@ class Strip(CursorList["Item"], can_focus=True):
     """
     CELL = 5
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "move(-1)", "Left", show=False),
-        Binding("right", "move(1)", "Right", show=False),
-        Binding("up", "move_row(-1)", "Up", show=False),
-        Binding("down", "move_row(1)", "Down", show=False),
-        Binding("home", "jump(0)", "First", show=False),
-        Binding("end", "jump(-1)", "Last", show=False),
-        Binding("space", "pick", "Pick", show=False),
-        Binding("enter", "pick", "Pick", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = hidden(
+        ("left", "move(-1)", "Left"), ("right", "move(1)", "Right"),
+        ("up", "move_row(-1)", "Up"), ("down", "move_row(1)", "Down"),
+        ("home", "jump(0)", "First"), ("end", "jump(-1)", "Last"),
+        ("space", "pick", "Pick"), ("enter", "pick", "Pick"))
 
     class Picked(Message):
         """A card of the strip was picked (space, enter or a click)."""
@@ -263,11 +263,9 @@ class MeldList(CursorList["MeldItem"], can_focus=True):
     MeldList { height: auto; width: 1fr; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left,up", "move(-1)", "Previous", show=False),
-        Binding("right,down", "move(1)", "Next", show=False),
-        Binding("space,enter", "pick", "Lay off here", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = hidden(
+        ("left,up", "move(-1)", "Previous"), ("right,down", "move(1)", "Next"),
+        ("space,enter", "pick", "Lay off here"))
 
     class Picked(Message):
         def __init__(self, number: int) -> None:

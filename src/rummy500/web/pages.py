@@ -35,7 +35,7 @@ from ..rules import (
 )
 from ..server.addresses import RateWindow, client_address
 from ..server.guard import SECURITY_HEADERS
-from ..tui.words import rules_summary
+from ..session.words import rules_summary
 from . import replay_worker
 
 STATIC = Path(__file__).parent / "static"
@@ -78,6 +78,38 @@ def error_json(status: int, code: str, message: str) -> Response:
     return json_response({"error": code, "message": message}, status)
 
 
+OPTION_LABELS: dict[str, str] = {
+    "decks": "Packs of cards",
+    "jokers": "Jokers",
+    "jokers_per_deck": "Jokers in each pack",
+    "hand_size_two": "Cards dealt to each of two players",
+    "hand_size": "Cards dealt to each of three or more players",
+    "max_players": "Most players",
+    "top_discard_must_be_used": "The top card, taken alone from the pile, must be used at once",
+    "discard_taken_card": "The card taken from the pile may be discarded the same turn",
+    "min_run": "Fewest cards in a run",
+    "set_suits": "Suits in a set",
+    "card_points": "Points of the cards 2 to 9",
+    "ace_points": "Points of an ace (in a set, high in a run, or in hand)",
+    "low_ace_points": "Points of an ace low in a run",
+    "high_ace_only": "An ace scores its high points only high in a run",
+    "joker_points": "Points of a joker",
+    "point_divisor": "Every value divided by",
+    "target_score": "The total that wins the game",
+    "max_deals": "Most deals in a game",
+    "discard_to_go_out": "You must discard to go out (Boathouse rule)",
+    "stock_exhausted": "When the stock is empty",
+    "add_hand_to_winner": "Whoever goes out adds the other hands (Add Opponent's Hand)",
+    "going_out_bonus": "Bonus for going out",
+    "final_bonus": "Bonus for the better total at the end",
+    "rummy_calls": "Rummy calls",
+    "partnership": "Partners: four players in two sides",
+    "four_of_a_kind_doubles": "A set of four laid down at once scores double",
+    "four_card_runs_double": "A run of four laid down at once scores double too",
+}
+"""Each rule option as the lobby names it (its field name means nothing to a player)."""
+
+
 def rules_catalogue() -> dict[str, Any]:
     """The presets (with a line each), every rule option with its meaning and each preset's
     value, the computer players and the player counts: what the lobby offers."""
@@ -90,7 +122,8 @@ def rules_catalogue() -> dict[str, Any]:
             for name, rules in PRESETS.items()
         ],
         "options": [
-            {"name": option, "meaning": OPTION_DOCS[option][0], "values": OPTION_DOCS[option][2],
+            {"name": option, "label": OPTION_LABELS.get(option, option),
+             "meaning": OPTION_DOCS[option][0], "values": OPTION_DOCS[option][2],
              **_option_kind(option)}
             for option in OPTION_NAMES
         ],

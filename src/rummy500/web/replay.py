@@ -28,7 +28,7 @@ from ..melds import Meld
 from ..narrate import before, card_text, fresh_deal, move_text
 from ..record import RecordFormatError, ReplayError, replay
 from ..server.security import BadName, clean_name
-from ..tui.words import deal_sheet, outcome_words, side_label
+from ..session.words import deal_sheet, outcome_words, side_label
 
 MAX_ANSWER_BYTES = 8 * 1024 * 1024
 """The largest answer (JSON before compression). A step is 500 to 900 bytes, so this is some
@@ -175,7 +175,8 @@ def replay_text(data: Mapping[str, Any], names: Sequence[str] | None = None, *,
     except ReplayError as error:
         raise Refused(422, "bad_record", f"deal {error.round + 1}, move {error.move + 1} is "
                                          f"not legal: {error.reason}") from None
-    seat_names = list(names) if names is not None else [f"Seat {s}" for s in range(game.players)]
+    seat_names = (list(names) if names is not None
+                  else [f"Seat {seat + 1}" for seat in range(game.players)])
     writer = _Writer(max_bytes)
     deals = []
     totals = [0] * game.rules.sides(game.players)

@@ -1,6 +1,12 @@
 // The HTTP API of PROTOCOL.md (and the pages' own routes): JSON in, JSON out, errors in words.
 
+/** An answer of the server that is not a success, or no answer at all (status 0). */
 export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {string} code
+   * @param {string} message
+   */
   constructor(status, code, message) {
     super(message);
     this.status = status;
@@ -8,10 +14,19 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<any>}
+ */
 export async function api(method, path, body) {
-  const options = { method, headers: { Accept: 'application/json' } };
+  /** @type {Record<string, string>} */
+  const headers = { Accept: 'application/json' };
+  /** @type {RequestInit} */
+  const options = { method, headers };
   if (body !== undefined) {
-    options.headers['Content-Type'] = 'application/json';
+    headers['Content-Type'] = 'application/json';
     options.body = typeof body === 'string' ? body : JSON.stringify(body);
   }
   let response;
@@ -33,5 +48,10 @@ export async function api(method, path, body) {
   return data;
 }
 
+/** @param {string} path */
 export const getJSON = (path) => api('GET', path);
+/**
+ * @param {string} path
+ * @param {unknown} body
+ */
 export const postJSON = (path, body) => api('POST', path, body);

@@ -5,6 +5,10 @@ import { cardFace, pretty, spoken } from './cards.js';
 import { h, plural, rovingFocus } from './dom.js';
 
 // Short marks for the seats (initials, made unique), shown under each card of a meld.
+/**
+ * @param {ReadonlyArray<string | null | undefined>} names
+ * @returns {string[]}
+ */
 export function seatMarks(names) {
   const marks = names.map((name) => {
     const words = String(name || '?').trim().split(/\s+/).filter(Boolean);
@@ -15,12 +19,23 @@ export function seatMarks(names) {
     ? `${mark[0]}${seat + 1}` : mark));
 }
 
+/**
+ * @param {number} seat
+ * @param {readonly string[]} marks
+ * @param {readonly string[]} names
+ * @param {string} [extra]
+ */
 export function seatBadge(seat, marks, names, extra = '') {
   return h('span', { class: `badge seat-${seat % 8} ${extra}`, title: names[seat] }, marks[seat]);
 }
 
 // The pile, bottom first, fanned so every card shows its corner. options.take(index) makes
 // each card a button; options.takeable(index) says whether the engine lists that take.
+/**
+ * @param {HTMLElement} container
+ * @param {readonly string[]} pile
+ * @param {{ take?: (index: number) => unknown, takeable?: (index: number) => boolean, mustUse?: string | null }} [options]
+ */
 export function renderPile(container, pile, options = {}) {
   container.replaceChildren();
   if (!pile.length) {
@@ -41,7 +56,7 @@ export function renderPile(container, pile, options = {}) {
         extraClass: ok ? 'takeable' : 'dim',
         dataset: { index: String(index) },
       });
-      el.addEventListener('click', () => options.take(index));
+      el.addEventListener('click', () => options.take?.(index));
     } else {
       el = cardFace(text, { size: 'pile', label: `${spoken(text)} (${where})` });
       el.setAttribute('role', 'listitem');
@@ -55,6 +70,13 @@ export function renderPile(container, pile, options = {}) {
 
 // The melds, each with its id; every card carries the mark of the seat that laid it.
 // options.target(id) → whether the selected card can go there; options.choose(id) on a click.
+/**
+ * @param {HTMLElement} container
+ * @param {readonly import('./protocol.js').Meld[]} melds
+ * @param {readonly string[]} names
+ * @param {readonly string[]} marks
+ * @param {{ target?: (id: string) => boolean, choose?: (id: string) => unknown }} [options]
+ */
 export function renderMelds(container, melds, names, marks, options = {}) {
   container.replaceChildren();
   if (!melds.length) {
@@ -75,7 +97,7 @@ export function renderMelds(container, melds, names, marks, options = {}) {
       el = h('button', { type: 'button', class: `meld${target ? ' target' : ''}`,
         'aria-label': `${label}${target ? ' (lay the selected card off here)' : ''}`,
         dataset: { meld: meld.id } }, body);
-      el.addEventListener('click', () => options.choose(meld.id));
+      el.addEventListener('click', () => options.choose?.(meld.id));
     } else {
       el = h('div', { class: 'meld', role: 'listitem', 'aria-label': label }, body);
     }
@@ -86,6 +108,11 @@ export function renderMelds(container, melds, names, marks, options = {}) {
 }
 
 // A hand of face-up cards; options.toggle(index) makes them selectable buttons.
+/**
+ * @param {HTMLElement} container
+ * @param {readonly string[]} cards
+ * @param {{ toggle?: (index: number) => unknown, selected?: Set<number>, mustUse?: string | null, label?: string, size?: string }} [options]
+ */
 export function renderHand(container, cards, options = {}) {
   container.replaceChildren();
   if (!cards.length) {
@@ -101,7 +128,7 @@ export function renderHand(container, cards, options = {}) {
       el = cardFace(text, { size: options.size || 'hand', button: true, pressed,
         extraClass: [pressed ? 'selected' : '', options.mustUse === text ? 'must' : ''].join(' ').trim() || null,
         dataset: { index: String(index) } });
-      el.addEventListener('click', () => options.toggle(index));
+      el.addEventListener('click', () => options.toggle?.(index));
     } else {
       el = cardFace(text, { size: options.size || 'hand' });
       el.setAttribute('role', 'listitem');

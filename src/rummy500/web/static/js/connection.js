@@ -9,18 +9,27 @@ const RETRY_MS = [300, 1000, 2000, 3000, 5000];
 export class Connection {
   // handlers: welcome(frame), update(frame), ack(frame), refused(frame), error(frame),
   // status(kind, detail), rejected(code) for a token the table does not know.
+  /**
+   * @param {string} table
+   * @param {string | null} token
+   * @param {Record<string, (...args: any[]) => void>} handlers
+   */
   constructor(table, token, handlers) {
     this.table = table;
     this.token = token;
     this.handlers = handlers;
+    /** @type {WebSocket | null} */
     this.socket = null;
     this.attempt = 0;
     this.seq = -1;
     this.counter = 0;
     this.closedByUs = false;
-    this.pingTimer = null;
-    this.pongTimer = null;
-    this.retryTimer = null;
+    /** @type {ReturnType<typeof setInterval> | undefined} */
+    this.pingTimer = undefined;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.pongTimer = undefined;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.retryTimer = undefined;
     this.everOpen = false;
     window.addEventListener('offline', () => this.drop('the network is offline'));
     window.addEventListener('online', () => this.reconnectNow());
@@ -53,6 +62,10 @@ export class Connection {
     socket.onerror = () => {};
   }
 
+  /**
+   * @param {WebSocket} socket
+   * @param {MessageEvent} message
+   */
   receive(socket, message) {
     if (socket !== this.socket) return;
     let frame;
@@ -62,7 +75,7 @@ export class Connection {
       return;
     }
     clearTimeout(this.pongTimer);
-    this.pongTimer = null;
+    this.pongTimer = undefined;
     if (typeof frame.seq === 'number' && (frame.type === 'welcome' || frame.type === 'update')) {
       this.seq = frame.seq;
     }
@@ -76,6 +89,10 @@ export class Connection {
     if (handler) handler(frame);
   }
 
+  /**
+   * @param {WebSocket} socket
+   * @param {CloseEvent} event
+   */
   closed(socket, event) {
     if (socket !== this.socket) return;
     this.clearPing();
@@ -88,6 +105,7 @@ export class Connection {
     this.scheduleRetry(event.code === 1008 ? 'the server closed the connection' : 'the connection dropped');
   }
 
+  /** @param {string} why */
   scheduleRetry(why) {
     clearTimeout(this.retryTimer);
     const wait = RETRY_MS[Math.min(this.attempt, RETRY_MS.length - 1)];
@@ -97,6 +115,7 @@ export class Connection {
   }
 
   // The network is gone (or a ping went unanswered): say so and try again.
+  /** @param {string} why */
   drop(why) {
     if (this.closedByUs) return;
     const socket = this.socket;
@@ -130,17 +149,21 @@ export class Connection {
   clearPing() {
     clearInterval(this.pingTimer);
     clearTimeout(this.pongTimer);
-    this.pingTimer = null;
-    this.pongTimer = null;
+    this.pingTimer = undefined;
+    this.pongTimer = undefined;
   }
 
   get isOpen() {
-    return Boolean(this.socket) && this.socket.readyState === 1 && this.everOpen;
+    return Boolean(this.socket) && this.socket?.readyState === 1 && this.everOpen;
   }
 
   // Sends a move; returns its client id, or null when not connected.
+  /**
+   * @param {string} text
+   * @returns {string | null}
+   */
   move(text) {
-    if (!this.isOpen) return null;
+    if (!this.isOpen || !this.socket) return null;
     this.counter += 1;
     const id = `m${this.counter}-${Date.now().toString(36)}`;
     this.socket.send(JSON.stringify({ type: 'move', id, seq: this.seq, move: text }));

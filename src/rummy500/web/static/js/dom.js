@@ -1,5 +1,16 @@
 // Building elements without innerHTML: every text goes in as text, so names are never markup.
 
+/** @typedef {Node | string | number | null | undefined | false} Leaf */
+/** @typedef {Leaf | Leaf[] | Leaf[][] | Array<Leaf | Leaf[]>} Child */
+
+/**
+ * An element with attributes (`class`, `dataset`, `on<event>` listeners, others as given;
+ * null, undefined and false leave one out) and children (nested arrays flattened).
+ * @param {string} tag
+ * @param {Record<string, any>} [attrs]
+ * @param {...Child} children
+ * @returns {HTMLElement}
+ */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
@@ -15,6 +26,10 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/**
+ * @param {Element} el
+ * @param {Child[]} children
+ */
 function append(el, children) {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
@@ -23,10 +38,21 @@ function append(el, children) {
   }
 }
 
+/**
+ * The element `selector` finds: one of the page's own, so typed as present (a caller that
+ * may find none checks).
+ * @param {string} selector
+ * @param {ParentNode} [root]
+ * @returns {HTMLElement}
+ */
 export function $(selector, root = document) {
-  return root.querySelector(selector);
+  return /** @type {HTMLElement} */ (root.querySelector(selector));
 }
 
+/**
+ * @param {Element} el
+ * @param {...Child} children
+ */
 export function replace(el, ...children) {
   el.replaceChildren();
   append(el, children);
@@ -34,17 +60,23 @@ export function replace(el, ...children) {
 }
 
 // Arrow keys move the focus along a row of buttons (one tab stop for the whole row).
+/**
+ * @param {HTMLElement} container
+ * @param {string} [selector]
+ */
 export function rovingFocus(container, selector = 'button') {
-  const items = [...container.querySelectorAll(selector)];
+  /** @type {HTMLElement[]} */
+  const items = [...container.querySelectorAll(selector)].map((item) => /** @type {HTMLElement} */ (item));
   if (!items.length) return;
   let current = items.findIndex((item) => item.dataset.focus === '1');
   if (current < 0) current = 0;
   items.forEach((item, i) => { item.tabIndex = i === current ? 0 : -1; });
   container.onkeydown = (event) => {
+    /** @type {Record<string, number>} */
     const keys = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: -1e9, End: 1e9 };
     if (!(event.key in keys) || event.altKey || event.ctrlKey || event.metaKey) return;
-    const list = [...container.querySelectorAll(selector)];
-    const at = list.indexOf(document.activeElement);
+    const list = [...container.querySelectorAll(selector)].map((item) => /** @type {HTMLElement} */ (item));
+    const at = list.indexOf(/** @type {HTMLElement} */ (document.activeElement));
     if (at < 0) return;
     const next = Math.max(0, Math.min(list.length - 1, at + keys[event.key]));
     event.preventDefault();
@@ -56,6 +88,21 @@ export function rovingFocus(container, selector = 'button') {
   };
 }
 
+/**
+ * "1 card", "2 cards".
+ * @param {number} count
+ * @param {string} word
+ * @param {string} [many]
+ */
 export function plural(count, word, many = `${word}s`) {
   return `${count} ${count === 1 ? word : many}`;
+}
+
+/**
+ * A form field of the page (an input or a select), to read or set its value.
+ * @param {string} selector
+ * @returns {HTMLInputElement | HTMLSelectElement}
+ */
+export function field(selector) {
+  return /** @type {HTMLInputElement | HTMLSelectElement} */ ($(selector));
 }

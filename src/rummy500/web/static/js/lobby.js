@@ -2,15 +2,33 @@
 // The games and rule options come from the server (one home for them); the server checks them.
 
 import { getJSON, postJSON } from './api.js';
-import { $, h, replace } from './dom.js';
+import { $, field, h, replace } from './dom.js';
 import { allSeats, forgetSeat, keepName, keepSeat, lastName } from './seats.js';
+import { capital } from './words.js';
 
+/**
+ * The rules catalogue of GET /api/rules.
+ * @typedef {object} Catalogue
+ * @property {{ name: string, description: string, values: Record<string, unknown> }[]} presets
+ * @property {{ name: string, label: string, kind: string, choices: unknown[], empty?: boolean, meaning: string, values: string }[]} options
+ * @property {string[]} bots
+ * @property {string} default_bot
+ * @property {number} min_players
+ * @property {number} max_players
+ * @property {boolean} [seeds]
+ */
+/** @typedef {{ kind: string, bot?: string }} SeatSetup */
+
+/**
+ * @type {{ catalogue: Catalogue, values: Record<string, any>, seats: SeatSetup[], name: string,
+ *   explainTimer: ReturnType<typeof setTimeout> | undefined }}
+ */
 const form = {
-  catalogue: null,
+  catalogue: /** @type {Catalogue} */ (/** @type {unknown} */ (null)),
   values: {},       // option name → value shown
   seats: [],        // [{kind, bot}] per seat
   name: lastName(),
-  explainTimer: null,
+  explainTimer: undefined,
 };
 
 async function start() {
@@ -32,14 +50,16 @@ async function start() {
   choosePreset(true);
 }
 
+/** @param {string} name */
 function title(name) {
   return name[0].toUpperCase() + name.slice(1);
 }
 
 function preset() {
-  return form.catalogue.presets.find((p) => p.name === $('#preset').value) || form.catalogue.presets[0];
+  return form.catalogue.presets.find((p) => p.name === field('#preset').value) || form.catalogue.presets[0];
 }
 
+/** @param {boolean} resetOptions */
 function choosePreset(resetOptions) {
   const chosen = preset();
   $('#preset-help').textContent = chosen.description;
@@ -50,7 +70,7 @@ function choosePreset(resetOptions) {
 }
 
 function drawPlayers() {
-  const select = $('#players');
+  const select = field('#players');
   const previous = Number(select.value) || 2;
   const partnership = Boolean(form.values.partnership);
   const most = Number(form.values.max_players) || form.catalogue.max_players;
@@ -67,7 +87,7 @@ function drawPlayers() {
 }
 
 function resizeSeats() {
-  const count = Number($('#players').value);
+  const count = Number(field('#players').value);
   while (form.seats.length < count) {
     form.seats.push(form.seats.length === 0 ? { kind: 'person' } : { kind: 'bot', bot: form.catalogue.default_bot });
   }
@@ -80,9 +100,9 @@ function drawSeats() {
   const firstPerson = form.seats.findIndex((s) => s.kind === 'person');
   box.replaceChildren();
   form.seats.forEach((seat, index) => {
-    const kind = h('select', { id: `seat-kind-${index}`, 'aria-label': `Seat ${index + 1}: who plays` },
+    const kind = /** @type {HTMLSelectElement} */ (h('select', { id: `seat-kind-${index}`, 'aria-label': `Seat ${index + 1}: who plays` },
       h('option', { value: 'person' }, 'A person'),
-      h('option', { value: 'bot' }, 'A computer player'));
+      h('option', { value: 'bot' }, 'A computer player')));
     kind.value = seat.kind;
     kind.addEventListener('change', () => {
       form.seats[index] = kind.value === 'bot' ? { kind: 'bot', bot: form.catalogue.default_bot } : { kind: 'person' };
@@ -90,13 +110,13 @@ function drawSeats() {
     });
     const row = h('div', { class: 'seat-setup' }, h('span', { class: 'seat-no' }, `Seat ${index + 1}`), kind);
     if (seat.kind === 'bot') {
-      const level = h('select', { id: `seat-bot-${index}`, 'aria-label': `Seat ${index + 1}: computer player's level` },
-        form.catalogue.bots.map((bot) => h('option', { value: bot }, botLabel(bot))));
-      level.value = seat.bot;
+      const level = /** @type {HTMLSelectElement} */ (h('select', { id: `seat-bot-${index}`, 'aria-label': `Seat ${index + 1}: computer player's level` },
+        form.catalogue.bots.map((bot) => h('option', { value: bot }, botLabel(bot)))));
+      level.value = seat.bot || '';
       level.addEventListener('change', () => { seat.bot = level.value; });
       row.append(level);
     } else if (index === firstPerson) {
-      const name = h('input', { id: 'my-name', maxlength: '40', value: form.name, placeholder: 'Your name', 'aria-label': 'Your name (you take this seat)', required: true });
+      const name = /** @type {HTMLInputElement} */ (h('input', { id: 'my-name', maxlength: '40', value: form.name, placeholder: 'Your name', 'aria-label': 'Your name (you take this seat)', required: true }));
       name.addEventListener('input', () => { form.name = name.value; });
       row.append(name, h('span', { class: 'help' }, 'you'));
     } else {
@@ -106,7 +126,22 @@ function drawSeats() {
   });
 }
 
+// A meaning that names other options ("with four_of_a_kind_doubles: …") names them by their labels.
+/** @param {string} text */
+function inWords(text) {
+  return form.catalogue.options.filter((other) => other.name.includes('_'))
+    .reduce((said, other) => said.replace(new RegExp(`\\b${other.name}\\b`, 'g'), `“${other.label || other.name}”`), text);
+}
+
+// A choice as a person writes it: "discard pile", not "discard_pile".
+/** @param {string} text */
+function spaced(text) {
+  return text.replace(/_/g, ' ');
+}
+
+/** @param {string} bot */
 function botLabel(bot) {
+  /** @type {Record<string, string>} */
   const words = {
     random: 'random (plays any legal move)',
     simple: 'simple (a beginner)',
@@ -126,35 +161,47 @@ function drawOptions() {
     const isChanged = JSON.stringify(value) !== JSON.stringify(base[option.name]);
     if (isChanged) changed += 1;
     const id = `opt-${option.name}`;
+    /** @type {HTMLInputElement | HTMLSelectElement} */
     let input;
     if (option.kind === 'bool') {
-      input = h('input', { id, type: 'checkbox', checked: Boolean(value), 'aria-describedby': `${id}-help` });
-      input.addEventListener('change', () => setOption(option.name, input.checked));
+      const box = /** @type {HTMLInputElement} */ (h('input', { id, type: 'checkbox', checked: Boolean(value), 'aria-describedby': `${id}-help` }));
+      box.addEventListener('change', () => setOption(option.name, box.checked));
+      input = box;
     } else if (option.kind === 'choice') {
-      input = h('select', { id, 'aria-describedby': `${id}-help` },
-        option.choices.map((choice) => h('option', { value: String(choice) }, String(choice))));
-      input.value = String(value);
-      input.addEventListener('change', () => {
-        const found = option.choices.find((c) => String(c) === input.value);
+      const select = /** @type {HTMLSelectElement} */ (h('select', { id, 'aria-describedby': `${id}-help` },
+        option.choices.map((choice) => h('option', { value: String(choice) }, spaced(String(choice))))));
+      select.value = String(value);
+      input = select;
+      select.addEventListener('change', () => {
+        const found = option.choices.find((c) => String(c) === select.value);
         setOption(option.name, found);
       });
     } else {
-      input = h('input', { id, type: 'number', inputmode: 'numeric', value: value === null ? '' : String(value),
-        placeholder: option.empty ? 'none' : '', 'aria-describedby': `${id}-help` });
-      input.addEventListener('change', () => {
-        const text = input.value.trim();
+      const number = /** @type {HTMLInputElement} */ (h('input', { id, type: 'number', inputmode: 'numeric', value: value === null ? '' : String(value),
+        placeholder: option.empty ? 'none' : '', 'aria-describedby': `${id}-help` }));
+      input = number;
+      number.addEventListener('change', () => {
+        const text = number.value.trim();
         setOption(option.name, text === '' && option.empty ? null : Number(text));
       });
     }
-    const help = h('span', { id: `${id}-help`, class: 'help' }, `${option.meaning} (${option.values})`);
-    const label = h('label', { for: id }, option.name);
+    // The meaning in words: the values of a yes/no option are its box, and a choice's are its list.
+    const meaning = capital(inWords(option.meaning));
+    const help = h('span', { id: `${id}-help`, class: 'help' },
+      option.kind === 'number' ? `${meaning} (${option.values}).` : `${meaning}.`);
+    const label = h('label', { for: id }, option.label || option.name);
     box.append(option.kind === 'bool'
-      ? h('div', { class: `option check${isChanged ? ' changed' : ''}` }, input, label, help)
+      ? h('div', { class: `option check${isChanged ? ' changed' : ''}` }, input, label,
+        h('span', { class: 'yes-no', 'aria-hidden': 'true' }, value ? 'yes' : 'no'), help)
       : h('div', { class: `option${isChanged ? ' changed' : ''}` }, label, input, help));
   }
   $('#changed-count').textContent = changed ? `${changed} changed` : 'none changed';
 }
 
+/**
+ * @param {string} name
+ * @param {unknown} value
+ */
 function setOption(name, value) {
   const focused = document.activeElement && document.activeElement.id;
   form.values[name] = value;
@@ -169,6 +216,7 @@ function setOption(name, value) {
 
 function rulesObject() {
   const base = preset().values;
+  /** @type {Record<string, unknown>} */
   const rules = { preset: preset().name };
   for (const [name, value] of Object.entries(form.values)) {
     if (JSON.stringify(value) !== JSON.stringify(base[name])) rules[name] = value;
@@ -183,8 +231,8 @@ function explainSoon() {
 
 async function explain() {
   try {
-    const answer = await postJSON('/api/rules/explain', { rules: rulesObject(), players: Number($('#players').value) });
-    replace($('#explain'), answer.topics.map((t) => [h('dt', {}, t.topic), h('dd', {}, t.text)]));
+    const answer = await postJSON('/api/rules/explain', { rules: rulesObject(), players: Number(field('#players').value) });
+    replace($('#explain'), answer.topics.map((/** @type {{ topic: string, text: string }} */ t) => [h('dt', {}, t.topic), h('dd', {}, t.text)]));
     $('#create-error').textContent = '';
   } catch (error) {
     replace($('#explain'), h('dd', {}, error.message));
@@ -192,6 +240,7 @@ async function explain() {
   }
 }
 
+/** @param {SubmitEvent} event */
 async function create(event) {
   event.preventDefault();
   const error = $('#create-error');
@@ -209,14 +258,15 @@ async function create(event) {
     $('#my-name').focus();
     return;
   }
-  const takeover = Number($('#takeover').value);
+  const takeover = Number(field('#takeover').value);
   if (!Number.isInteger(takeover) || takeover < 0) {
     error.textContent = 'The take-over time is a whole number of seconds, 0 or more.';
     $('#takeover').focus();
     return;
   }
+  /** @type {Record<string, unknown>} */
   const body = { rules: rulesObject(), players: seats.length, seats, takeover_s: takeover };
-  const seed = $('#seed').value.trim();
+  const seed = field('#seed').value.trim();
   if (seed) {
     if (!/^[0-9]{1,15}$/.test(seed)) {
       error.textContent = 'The shuffle number is a whole number, 0 or more.';
@@ -225,7 +275,7 @@ async function create(event) {
     }
     body.seed = Number(seed);
   }
-  const button = $('#create');
+  const button = /** @type {HTMLButtonElement} */ ($('#create'));
   button.disabled = true;
   try {
     const answer = await postJSON('/api/tables', body);
@@ -251,17 +301,19 @@ async function listMyTables() {
     forget.addEventListener('click', () => { forgetSeat(entry.table); item.remove(); });
     try {
       const summary = await getJSON(`/api/tables/${encodeURIComponent(entry.table)}`);
-      const names = summary.seats.map((s, i) => s.name || (s.kind === 'bot' ? `computer` : `open seat ${i + 1}`));
+      const names = summary.seats.map((/** @type {import('./protocol.js').SeatEntry} */ s, /** @type {number} */ i) => s.name || (s.kind === 'bot' ? `computer` : `open seat ${i + 1}`));
       const preset = (summary.rules && summary.rules.preset) || 'classic';
-      const status = { waiting: 'waiting for players', playing: 'in play', over: 'over' }[summary.status] || summary.status;
-      replace(item.querySelector('.what'), h('strong', {}, title(preset)), ` with ${names.join(', ')}: ${status}`);
+      /** @type {Record<string, string>} */
+      const statuses = { waiting: 'waiting for players', playing: 'in play', over: 'over' };
+      const status = statuses[summary.status] || summary.status;
+      replace($('.what', item), h('strong', {}, title(preset)), ` with ${names.join(', ')}: ${status}`);
       if (summary.status === 'over') {
         item.append(h('a', { class: 'button-link', href: `/t/${encodeURIComponent(entry.table)}/replay` }, 'Replay'));
       } else {
         item.append(h('a', { class: 'button-link primary', href: `/t/${encodeURIComponent(entry.table)}` }, 'Return to the table'));
       }
     } catch (error) {
-      item.querySelector('.what').append(error.status === 404 ? ': this table no longer exists' : `: ${error.message}`);
+      $('.what', item).append(error.status === 404 ? ': this table no longer exists' : `: ${error.message}`);
     }
     item.append(forget);
   }

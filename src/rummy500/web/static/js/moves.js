@@ -5,7 +5,25 @@
 import { plainFace } from './cards.js';
 import { moveParts } from './words.js';
 
+/**
+ * The legal moves read for the controls.
+ * @typedef {object} LegalInfo
+ * @property {Set<string>} all
+ * @property {boolean} draw
+ * @property {boolean} end
+ * @property {boolean} pass
+ * @property {Set<string>} takes the pile faces that may be taken ("7h", "7h/2", "*")
+ * @property {Set<string>} discards
+ * @property {{ text: string, cards: string[] }[]} melds
+ * @property {{ text: string, card: string, meld: string | null }[]} layoffs
+ * @property {{ text: string, kind: string, cards: string[], meld: string | null }[]} claims
+ */
+/**
+ * @param {readonly string[] | null | undefined} legal
+ * @returns {LegalInfo}
+ */
 export function readLegal(legal) {
+  /** @type {LegalInfo} */
   const info = {
     all: new Set(legal || []), draw: false, end: false, pass: false,
     takes: new Set(), discards: new Set(), melds: [], layoffs: [], claims: [],
@@ -24,6 +42,10 @@ export function readLegal(legal) {
   return info;
 }
 
+/**
+ * @param {readonly string[]} a
+ * @param {readonly string[]} b
+ */
 function sameCards(a, b) {
   if (a.length !== b.length) return false;
   const x = a.map(plainFace).sort();
@@ -33,22 +55,40 @@ function sameCards(a, b) {
 
 // The legal melds made of exactly the selected cards (several when a joker can stand for
 // different cards).
+/**
+ * @param {LegalInfo} info
+ * @param {readonly string[]} selected
+ */
 export function meldsFor(info, selected) {
   return info.melds.filter((meld) => sameCards(meld.cards, selected));
 }
 
+/**
+ * @param {LegalInfo} info
+ * @param {string} card
+ * @param {string | null} [meldId]
+ */
 export function layoffsFor(info, card, meldId = null) {
   return info.layoffs.filter((layoff) => plainFace(layoff.card) === plainFace(card)
     && (meldId === null || layoff.meld === meldId));
 }
 
 // The melds on the table that a selected card may be laid off on.
+/**
+ * @param {LegalInfo} info
+ * @param {readonly string[]} selected
+ * @returns {Set<string | null>}
+ */
 export function layoffTargets(info, selected) {
   if (selected.length !== 1) return new Set();
   return new Set(layoffsFor(info, selected[0]).map((layoff) => layoff.meld));
 }
 
 // Some legal meld holds all the selected cards (so selecting more may make one).
+/**
+ * @param {LegalInfo} info
+ * @param {readonly string[]} selected
+ */
 export function couldMeld(info, selected) {
   if (!selected.length) return false;
   return info.melds.some((meld) => {
@@ -64,6 +104,10 @@ export function couldMeld(info, selected) {
 
 // The take of the pile card at index (the pile bottom first): `take 7h`, or `take 7h/2` for
 // the lower of two copies; a joker is taken as `take *` (the upper joker).
+/**
+ * @param {readonly string[]} pile
+ * @param {number} index
+ */
 export function takeText(pile, index) {
   const face = pile[index];
   const above = face !== '*' && pile.slice(index + 1).includes(face);

@@ -4,9 +4,45 @@
 import { getJSON, postJSON } from './api.js';
 import { renderHand, renderMelds, renderPile, seatBadge, seatMarks } from './board.js';
 import { cardBack } from './cards.js';
-import { $, h, plural, replace } from './dom.js';
+import { $, field, h, plural, replace } from './dom.js';
+import { signed } from './words.js';
 
-const view = { data: null, deal: 0, step: 0, timer: null, marks: [] };
+/**
+ * One position of a replay, with every hand shown.
+ * @typedef {object} Step
+ * @property {string} text
+ * @property {number} stock
+ * @property {string[]} pile
+ * @property {string | null} [must_use]
+ * @property {import('./protocol.js').Meld[]} melds
+ * @property {string[][]} hands
+ * @property {number} turn
+ * @property {string} phase
+ * @property {number[]} credit
+ */
+/**
+ * A deal's sheet as the replay gives it, in words.
+ * @typedef {{ ending: string, melded: number[], in_hand: number[], scores: number[], totals: number[],
+ *   notes: string[], outcome: string }} ReplaySheet
+ */
+/**
+ * The answer of POST /api/replay.
+ * @typedef {object} Replay
+ * @property {string[]} names
+ * @property {string[]} sides the sides' names
+ * @property {boolean} [partnership]
+ * @property {number} players
+ * @property {{ preset: string }} rules
+ * @property {string} outcome
+ * @property {{ number: number, steps: Step[], sheet?: ReplaySheet | null }[]} deals
+ */
+
+/**
+ * The replay shown (data is null until a record is loaded) and where in it.
+ * @type {{ data: Replay, deal: number, step: number, timer: ReturnType<typeof setInterval> | undefined,
+ *   marks: string[] }}
+ */
+const view = { data: /** @type {Replay} */ (/** @type {unknown} */ (null)), deal: 0, step: 0, timer: undefined, marks: [] };
 
 async function start() {
   const parts = location.pathname.split('/').filter(Boolean);
@@ -19,7 +55,7 @@ async function start() {
         getJSON(`/api/tables/${encodeURIComponent(table)}`),
         getJSON(`/api/tables/${encodeURIComponent(table)}/record`),
       ]);
-      const names = summary.seats.map((s, i) => s.name || (s.kind === 'bot' ? `Computer ${i + 1}` : `Seat ${i + 1}`));
+      const names = summary.seats.map((/** @type {import('./protocol.js').SeatEntry} */ s, /** @type {number} */ i) => s.name || (s.kind === 'bot' ? `Computer ${i + 1}` : `Seat ${i + 1}`));
       await load({ record, names });
     } catch (error) {
       fail(error.status === 409 ? 'This game is not over yet: its replay opens when it ends.' : error.message);
@@ -27,23 +63,25 @@ async function start() {
     return;
   }
   $('#upload').hidden = false;
-  const input = $('#record-file');
-  input.addEventListener('change', () => input.files[0] && readFile(input.files[0]));
+  const input = /** @type {HTMLInputElement} */ ($('#record-file'));
+  input.addEventListener('change', () => input.files && input.files[0] && readFile(input.files[0]));
   const drop = $('#drop');
   drop.addEventListener('dragover', (event) => { event.preventDefault(); drop.classList.add('over'); });
   drop.addEventListener('dragleave', () => drop.classList.remove('over'));
   drop.addEventListener('drop', (event) => {
     event.preventDefault();
     drop.classList.remove('over');
-    const file = event.dataTransfer.files[0];
+    const file = event.dataTransfer && event.dataTransfer.files[0];
     if (file) readFile(file);
   });
 }
 
+/** @param {string} text */
 function fail(text) {
   $('#replay-error').textContent = text;
 }
 
+/** @param {File} file */
 async function readFile(file) {
   fail('');
   if (file.size > 4 * 1024 * 1024) {
@@ -68,26 +106,29 @@ async function readFile(file) {
   }
 }
 
+/** @param {unknown} body the record, or {record, names} */
 async function load(body) {
   view.data = await postJSON('/api/replay', body);
   view.marks = seatMarks(view.data.names);
   replace($('#deal-select'), view.data.deals.map((d, i) => h('option', { value: String(i) }, `${d.number} of ${view.data.deals.length}`)));
-  $('#outcome').textContent = `${view.data.players} players, ${view.data.rules.preset}. ${view.data.outcome}`;
+  // The game's result is told at the end of its last deal, not before the first.
+  $('#outcome').textContent = `${view.data.players} players, ${view.data.rules.preset}, ${plural(view.data.deals.length, 'deal')}.`;
   $('#viewer').hidden = false;
   goTo(0, 0);
   $('#next-step').focus();
 }
 
 function bindControls() {
-  $('#deal-select').addEventListener('change', () => goTo(Number($('#deal-select').value), 0));
+  $('#deal-select').addEventListener('change', () => goTo(Number(field('#deal-select').value), 0));
   $('#first-step').addEventListener('click', () => goTo(view.deal, 0));
   $('#prev-step').addEventListener('click', () => step(-1));
   $('#next-step').addEventListener('click', () => step(1));
   $('#last-step').addEventListener('click', () => goTo(view.deal, steps().length - 1));
-  $('#step-range').addEventListener('input', () => goTo(view.deal, Number($('#step-range').value)));
+  $('#step-range').addEventListener('input', () => goTo(view.deal, Number(field('#step-range').value)));
   $('#play-steps').addEventListener('click', togglePlay);
   document.addEventListener('keydown', (event) => {
-    if (!view.data || event.target.tagName === 'INPUT' || event.target.tagName === 'SELECT') return;
+    const target = /** @type {HTMLElement | null} */ (event.target);
+    if (!view.data || (target && (target.tagName === 'INPUT' || target.tagName === 'SELECT'))) return;
     if (event.key === 'ArrowRight') { event.preventDefault(); step(1); }
     if (event.key === 'ArrowLeft') { event.preventDefault(); step(-1); }
     if (event.key === 'Home') { event.preventDefault(); goTo(view.deal, 0); }
@@ -99,6 +140,7 @@ function steps() {
   return view.data.deals[view.deal].steps;
 }
 
+/** @param {number} by */
 function step(by) {
   const last = steps().length - 1;
   const next = view.step + by;
@@ -111,7 +153,7 @@ function togglePlay() {
   const button = $('#play-steps');
   if (view.timer) {
     clearInterval(view.timer);
-    view.timer = null;
+    view.timer = undefined;
   } else {
     view.timer = setInterval(() => {
       const atEnd = view.deal === view.data.deals.length - 1 && view.step === steps().length - 1;
@@ -123,18 +165,22 @@ function togglePlay() {
   button.textContent = view.timer ? 'Pause' : 'Play';
 }
 
+/**
+ * @param {number} deal
+ * @param {number} index
+ */
 function goTo(deal, index) {
   const changedDeal = deal !== view.deal || !$('#steps').children.length;
   view.deal = deal;
   view.step = index;
-  $('#deal-select').value = String(deal);
+  field('#deal-select').value = String(deal);
   const list = steps();
-  const range = $('#step-range');
+  const range = /** @type {HTMLInputElement} */ ($('#step-range'));
   range.max = String(list.length - 1);
   range.value = String(index);
   $('#step-count').textContent = `move ${index} of ${list.length - 1}`;
   if (changedDeal) drawStepList();
-  for (const item of $('#steps').children) item.classList.toggle('current', Number(item.dataset.step) === index);
+  for (const item of /** @type {HTMLCollectionOf<HTMLElement>} */ ($('#steps').children)) item.classList.toggle('current', Number(item.dataset.step) === index);
   const current = $('#steps li.current');
   if (current) current.scrollIntoView({ block: 'nearest' });
   drawPosition(list[index], index === list.length - 1);
@@ -150,6 +196,10 @@ function drawStepList() {
   });
 }
 
+/**
+ * @param {Step} s
+ * @param {boolean} last
+ */
 function drawPosition(s, last) {
   const data = view.data;
   $('#step-text').textContent = s.text;
@@ -165,22 +215,23 @@ function drawPosition(s, last) {
         h('span', { class: 'muted' }, ` ${plural(cards.length, 'card')}, table ${s.credit[seat]}`),
         s.turn === seat && s.phase !== 'over' ? h('span', { class: 'turn-mark' }, '▶ to play') : null),
       h('div', { class: 'seat-cards' }));
-    renderHand(box.querySelector('.seat-cards'), cards, { size: 'pile', label: `${data.names[seat]}'s hand` });
+    renderHand($('.seat-cards', box), cards, { size: 'pile', label: `${data.names[seat]}'s hand` });
     hands.append(box);
   });
   const sheet = $('#sheet');
   const deal = data.deals[view.deal];
   if (last && deal.sheet) {
+    const ended = deal.sheet;
     const sides = data.sides;
-    replace(sheet, h('h2', {}, `Deal ${deal.number} is over: ${deal.sheet.ending}`),
+    replace(sheet, h('h2', {}, `Deal ${deal.number} is over: ${ended.ending}`),
       h('table', { class: 'sheet' },
         h('thead', {}, h('tr', {}, h('th', {}, 'Player'), h('th', {}, 'On the table'), h('th', {}, 'In hand'))),
-        h('tbody', {}, deal.sheet.melded.map((m, seat) => h('tr', {}, h('th', {}, data.names[seat]), h('td', {}, String(m)), h('td', {}, String(-deal.sheet.in_hand[seat])))))),
+        h('tbody', {}, ended.melded.map((m, seat) => h('tr', {}, h('th', {}, data.names[seat]), h('td', {}, String(m)), h('td', {}, ended.in_hand[seat] ? `−${ended.in_hand[seat]}` : '0'))))),
       h('table', { class: 'sheet' },
         h('thead', {}, h('tr', {}, h('th', {}, data.partnership ? 'Side' : 'Player'), h('th', {}, 'This deal'), h('th', {}, 'Total'))),
-        h('tbody', {}, deal.sheet.scores.map((score, side) => h('tr', {}, h('th', {}, sides[side]), h('td', {}, String(score)), h('td', {}, String(deal.sheet.totals[side])))))),
-      deal.sheet.notes.map((note) => h('p', { class: 'muted small' }, note)),
-      h('p', {}, deal.sheet.outcome));
+        h('tbody', {}, ended.scores.map((score, side) => h('tr', {}, h('th', {}, sides[side]), h('td', {}, signed(score)), h('td', {}, String(ended.totals[side])))))),
+      ended.notes.map((note) => h('p', { class: 'muted small' }, note)),
+      h('p', {}, ended.outcome));
     sheet.hidden = false;
   } else {
     sheet.hidden = true;

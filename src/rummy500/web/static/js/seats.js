@@ -3,6 +3,11 @@
 const KEY = 'rummy500.seats';
 const NAME_KEY = 'rummy500.name';
 
+/**
+ * A seat this browser holds.
+ * @typedef {{ seat: number, token: string, name: string, since: number }} HeldSeat
+ */
+/** @returns {Record<string, HeldSeat>} */
 function load() {
   try {
     const data = JSON.parse(localStorage.getItem(KEY) || '{}');
@@ -12,21 +17,33 @@ function load() {
   }
 }
 
+/** @param {Record<string, HeldSeat>} data */
 function save(data) {
   localStorage.setItem(KEY, JSON.stringify(data));
 }
 
+/**
+ * @param {string} table
+ * @returns {HeldSeat | null}
+ */
 export function seatAt(table) {
   const entry = load()[table];
   return entry && typeof entry.token === 'string' ? entry : null;
 }
 
+/**
+ * @param {string} table
+ * @param {number} seat
+ * @param {string} token
+ * @param {string} name
+ */
 export function keepSeat(table, seat, token, name) {
   const data = load();
   data[table] = { seat, token, name, since: Date.now() };
   save(data);
 }
 
+/** @param {string} table */
 export function forgetSeat(table) {
   const data = load();
   delete data[table];
@@ -43,6 +60,7 @@ export function lastName() {
   return localStorage.getItem(NAME_KEY) || '';
 }
 
+/** @param {string} name */
 export function keepName(name) {
   if (name) localStorage.setItem(NAME_KEY, name);
 }

@@ -3,13 +3,22 @@
 import { pretty, prettyList } from './cards.js';
 import { plural } from './dom.js';
 
+/** @typedef {import('./protocol.js').TableState} TableState */
+/** @typedef {import('./protocol.js').DealResult} DealResult */
+
 export const YOU = 'You';
 
+/** @type {Record<string, string>} */
 const SECOND_PERSON = {
   draws: 'draw', takes: 'take', melds: 'meld', lays: 'lay', discards: 'discard', goes: 'go',
   calls: 'call', passes: 'pass', must: 'must', wins: 'win', leads: 'lead', deals: 'deal',
 };
 
+/**
+ * The verb for `who`: "draws", or "draw" after "You".
+ * @param {string} who
+ * @param {string} thirdPerson
+ */
 export function verb(who, thirdPerson) {
   if (who !== YOU) return thirdPerson;
   const [head, ...rest] = thirdPerson.split(' ');
@@ -17,15 +26,23 @@ export function verb(who, thirdPerson) {
 }
 
 // A move's text in parts: {kind, cards, meld}; kind is one of NOTATION.md's moves.
+/**
+ * @param {string} text
+ * @returns {{ kind: string, cards: string[], meld: string | null }}
+ */
 export function moveParts(text) {
   const words = String(text).trim().split(/\s+/);
   let kind = words.shift() || '';
   if (kind === 'rummy') kind += ` ${words.shift() || ''}`;
   let meld = null;
-  if (kind.endsWith('layoff') && words.length > 1) meld = words.pop();
+  if (kind.endsWith('layoff') && words.length > 1) meld = words.pop() ?? null;
   return { kind, cards: words, meld };
 }
 
+/**
+ * @param {readonly string[]} pile
+ * @param {string} face
+ */
 function pileIndex(pile, face) {
   const [card, copy] = face.split('/');
   let seen = 0;
@@ -38,11 +55,21 @@ function pileIndex(pile, face) {
   return -1;
 }
 
+/**
+ * @param {TableState | null} prev
+ * @param {TableState | null} next
+ * @param {number | null} seat
+ */
 function gained(prev, next, seat) {
-  if (!prev || !next || prev.deal !== next.deal || !prev.credit || !next.credit) return null;
+  if (seat === null || !prev || !next || prev.deal !== next.deal || !prev.credit || !next.credit) return null;
   return next.credit[seat] - prev.credit[seat];
 }
 
+/**
+ * @param {TableState | null} prev
+ * @param {TableState | null} next
+ * @param {number | null} seat
+ */
 function points(prev, next, seat) {
   const value = gained(prev, next, seat);
   return value === null ? '' : `, ${plural(value, 'point')}`;
@@ -50,6 +77,13 @@ function points(prev, next, seat) {
 
 // One move in plain words. `prev` and `next` are the states before and after it (either may
 // be missing, when the page did not see the move happen); `mine` says the viewer made it.
+/**
+ * @param {string} who
+ * @param {number | null} seat
+ * @param {string} move
+ * @param {TableState | null} prev
+ * @param {TableState | null} next
+ */
 export function moveLine(who, seat, move, prev, next) {
   const { kind, cards, meld } = moveParts(move);
   let text;
@@ -101,6 +135,10 @@ export function moveLine(who, seat, move, prev, next) {
   return `${text}.`;
 }
 
+/**
+ * @param {readonly string[]} after
+ * @param {readonly string[]} before
+ */
 function difference(after, before) {
   const left = [...before];
   const out = [];
@@ -113,21 +151,41 @@ function difference(after, before) {
 }
 
 // The seats of each side, e.g. [[0, 2], [1, 3]], or a side per seat.
+/**
+ * @param {number} players
+ * @param {number[][] | null | undefined} sides
+ * @returns {number[][]}
+ */
 export function sidesOf(players, sides) {
   if (sides && sides.length) return sides;
   return Array.from({ length: players }, (_, seat) => [seat]);
 }
 
+/**
+ * @param {number} side
+ * @param {readonly number[][]} sides
+ * @param {readonly string[]} names
+ * @param {number | null} viewer
+ */
 export function sideName(side, sides, names, viewer) {
-  const members = [...(sides[side] || [])].sort((a, b) => (b === viewer) - (a === viewer));
+  const members = [...(sides[side] || [])].sort((a, b) => Number(b === viewer) - Number(a === viewer));
   return members.map((seat) => (seat === viewer ? YOU : names[seat])).join(' & ');
 }
 
+/**
+ * @param {number} seat
+ * @param {readonly number[][]} sides
+ */
 export function sideOfSeat(seat, sides) {
   return sides.findIndex((members) => members.includes(seat));
 }
 
 // Running totals after each finished deal.
+/**
+ * @param {readonly DealResult[]} deals
+ * @param {number} sideCount
+ * @returns {number[][]}
+ */
 export function runningTotals(deals, sideCount) {
   const totals = [];
   let running = Array(sideCount).fill(0);
@@ -138,12 +196,24 @@ export function runningTotals(deals, sideCount) {
   return totals;
 }
 
+/**
+ * @param {DealResult} deal
+ * @param {readonly string[]} names
+ * @param {number | null} viewer
+ */
 export function dealEnding(deal, names, viewer) {
   if (deal.went_out === null || deal.went_out === undefined) return 'nobody went out';
   const who = deal.went_out === viewer ? YOU : names[deal.went_out];
   return `${who} went out`;
 }
 
+/**
+ * @param {TableState} state
+ * @param {readonly number[][]} sides
+ * @param {readonly string[]} names
+ * @param {number | null} viewer
+ * @param {number} [target]
+ */
 export function outcomeLine(state, sides, names, viewer, target) {
   const totals = state.totals || [];
   if (state.over) {
@@ -158,8 +228,34 @@ export function outcomeLine(state, sides, names, viewer, target) {
   const best = Math.max(...totals);
   const leaders = totals.map((t, side) => (t === best ? side : -1)).filter((side) => side >= 0);
   const goal = target ? ` (to ${target})` : '';
-  if (leaders.length > 1) return `Level at ${best}${goal}.`;
+  if (leaders.length === totals.length) return `Level at ${best} each${goal}.`;
+  if (leaders.length > 1) return `${leaders.map((side) => sideName(side, sides, names, viewer)).join(' and ')} lead with ${best}${goal}.`;
   const who = sideName(leaders[0], sides, names, viewer);
   const leads = who === YOU || sides[leaders[0]].length > 1 ? 'lead' : 'leads';
   return `${who} ${leads} with ${best}${goal}.`;
+}
+
+// A move as advice, e.g. "take 7♥ from the pile" (the hint's words).
+/** @param {string} move */
+export function describe(move) {
+  const { kind, cards, meld: target } = moveParts(move);
+  if (kind === 'draw') return 'draw from the stock';
+  if (kind === 'take') return `take ${pretty(cards[0].split('/')[0])} from the pile`;
+  if (kind === 'meld') return `meld ${prettyList(cards)}`;
+  if (kind === 'layoff') return `lay off ${pretty(cards[0])} on ${target}`;
+  if (kind === 'discard') return `discard ${pretty(cards[0])}`;
+  if (kind === 'pass') return 'pass';
+  if (kind === 'end') return 'take nothing from the pile (ending the deal)';
+  return move;
+}
+
+// A score with its sign: "+35", "−10" (a minus sign, not a hyphen), "0".
+/** @param {number} n */
+export function signed(n) {
+  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0';
+}
+
+/** @param {string} text */
+export function capital(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
 }

@@ -105,9 +105,12 @@ def deal_sheet(game: Game, names: Sequence[str], index: int) -> DealSheet:
              + ", ".join(dict.fromkeys(names[card.seat] for card in meld.cards)) + ")"
              for meld in deal.melds]
     table.append(f"pile: {cards_text(deal.pile) or 'empty'}")
+    # A sheet says only what was known when its deal ended: who led then, not who won.
+    outcome = (outcome_words(game, names, totals) if last and game.finished else
+               standing_words(rules, names, totals, finished=False, winner=None, margin=0,
+                              deals_played=index + 1))
     return DealSheet(index + 1, ending_words(deal, result, names), tuple(rows), tuple(notes),
-                     hands, last and game.finished, outcome_words(game, names, totals),
-                     tuple(table))
+                     hands, last and game.finished, outcome, tuple(table))
 
 
 def sheet_notes(rules: Rules, names: Sequence[str], went_out: int | None,
@@ -155,8 +158,11 @@ def standing_words(rules: Rules, names: Sequence[str], totals: Sequence[int], *,
     if rules.max_deals is not None:
         left = rules.max_deals - deals_played
         goal += f", {left} deal{'s' if left != 1 else ''} to go"
+    if len(leaders) == len(totals):
+        return f"Level at {best} each{goal}."
     if len(leaders) > 1:
-        return f"Level at {best}{goal}."
+        together = " and ".join(side_label(rules, names, side) for side in leaders)
+        return f"{together} lead with {best}{goal}."
     who = side_label(rules, names, leaders[0])
     return f"{who} {'lead' if rules.partnership or who == YOU else 'leads'} with {best}{goal}."
 
@@ -233,7 +239,7 @@ def rules_summary(rules: Rules, players: int) -> list[tuple[str, str]]:
         goal.append(f"the winner adds a bonus of {points.final_bonus}")
     topics.append(("Winning", "; ".join(goal) + "."))
     if rules.partnership:
-        topics.append(("Partners", "partners sit opposite (seats 0 and 2 against 1 and 3), may "
+        topics.append(("Partners", "partners sit opposite (seats 1 and 3 against 2 and 4), may "
                        "lay off on each other's melds and score as one side."))
     if rules.rummy_calls:
         topics.append(("Rummy!", "after a discard, another player may claim cards of the pile "

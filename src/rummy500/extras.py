@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 
-from ..errors import MissingExtraError as MissingExtraError
+from .errors import MissingExtraError as MissingExtraError
 
 
 def require(extra: str, *modules: str, feature: str | None = None) -> None:

@@ -1,0 +1,156 @@
+"""An online seat's connection (``rummy500 play --join URL``): the seat's WebSocket, read
+frame by frame, tried again and again when it drops (the welcome that follows is the whole
+truth, so nothing is missed), and moves sent as ``move`` frames with the last ``seq`` seen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from textual.widgets import Input
+
+from ..client import Closed, TableConnection
+from .remote_seat import SeatScreen
+
+UNAUTHORIZED = 4401
+RETRY_FIRST = 0.5
+RETRY_MOST = 5.0
+
+
+class LinkedSeatScreen(SeatScreen):
+    """A seat's screen kept in touch with the server."""
+
+    async def keep_connected(self) -> None:
+        """Connect, read every frame, and connect again whenever the connection drops."""
+        from websockets.exceptions import WebSocketException
+
+        joined = self.joined
+        wait = RETRY_FIRST
+        while not self.fatal:
+            try:
+                self.connection = await TableConnection.open(joined.base, joined.table,
+                                                             joined.token, open_timeout=10)
+            except Closed as closed:
+                self.dropped(closed.code)
+            except (OSError, TimeoutError, WebSocketException) as error:
+                self.dropped(None, str(getattr(error, "strerror", None) or error))
+            else:
+                wait = RETRY_FIRST
+                self.welcomed()
+                try:
+                    while True:
+                        self.received(await self.connection.next())
+                except Closed as closed:
+                    self.dropped(closed.code)
+                except (OSError, WebSocketException) as error:
+                    self.dropped(None, str(error))
+                finally:
+                    connection, self.connection = self.connection, None
+                    if connection is not None:  # also when the app closes (a cancel)
+                        with contextlib.suppress(Exception):
+                            await connection.close()
+            if self.fatal:
+                break
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, RETRY_MOST)
+
+    def dropped(self, code: int | None, why: str = "") -> None:
+        if code == UNAUTHORIZED:
+            self.fatal = True
+            self.seat_unknown()
+            self.status = "refused"
+            self.refuse("the server does not know this seat any more (its table or token is "
+                        "gone)")
+        else:
+            self.status = "reconnecting…"
+            if self.pending is not None:
+                self.pending = None
+                self.say("The connection dropped before your move was answered: the table "
+                         "shows whether it was made.", "italic")
+        self.log_line("Connection lost" + (f" ({why})" if why else "")
+                      + ("." if self.fatal else "; reconnecting…"))
+        self.update_table()
+
+    def welcomed(self) -> None:
+        assert self.connection is not None
+        first = self.seq < 0
+        self.status = ""
+        self.take_state(self.connection.state, self.connection.seq)
+        if first:
+            history = self.state.get("history") or []
+            if history:
+                self.log_line(f"This deal so far: {', '.join(history)}.")
+        else:
+            self.log_line(f"Connected again at change {self.seq}.")
+        self.update_table()
+
+    def received(self, frame: dict[str, Any]) -> None:
+        kind = frame.get("type")
+        connection = self.connection
+        if kind in ("welcome", "update") and connection is not None:
+            self.take_state(connection.state, connection.seq)
+            event = frame.get("event")
+            if isinstance(event, dict):
+                self.log_event(event)
+        elif kind == "seats" and connection is not None:
+            self.state = connection.state
+        elif kind == "next" and connection is not None:
+            self.state = connection.state
+            self.tell_next()
+        elif kind == "ack" and frame.get("id") == self.pending:
+            self.pending = None
+            if self.pending_typed:
+                self.query_one("#command", Input).value = ""
+                self.hand.focus()
+        elif kind == "refused" and frame.get("id") == self.pending:
+            self.pending = None
+            self.refuse(str(frame.get("message") or frame.get("code")))
+            if self.pending_typed:
+                self.query_one("#command", Input).select_all()
+        elif kind == "error":
+            self.pending = None
+            self.refuse(str(frame.get("message") or frame.get("code")))
+        self.update_table()
+
+    def take_state(self, state: dict[str, Any], seq: int) -> None:
+        before = self.state
+        self.state = state
+        self.seq = seq
+        if state.get("hand") != before.get("hand"):
+            self.selected.clear()
+        deals = state.get("deals") or []
+        first = self._deals_logged < 0
+        if first:
+            self._deals_logged = len(deals)
+        self.tell_next()
+        for number in range(self._deals_logged, len(deals)):
+            self.log_line(self.sheet_line(number + 1, deals[number]))
+        if deals and (len(deals) > self._deals_logged or (first and state.get("over"))):
+            # The finished deal's table is in whichever state still shows that deal.
+            ended = state if state.get("deal") == len(deals) else before
+            self.show_sheet(len(deals) - 1, ended if ended.get("deal") == len(deals) else {})
+        self._deals_logged = len(deals)
+
+    async def send(self, text: str, typed: bool = False) -> None:
+        connection = self.connection
+        if connection is None:
+            self.refuse("not connected to the server: wait for the connection to come back")
+            return
+        ident = f"t{next(self._ids)}"
+        self.pending = ident
+        self.pending_typed = typed
+        self.note = None
+        self.update_table()
+        try:
+            await connection.send({"type": "move", "id": ident, "seq": self.seq, "move": text})
+        except Exception as error:  # the reader sees the drop and reconnects
+            self.pending = None
+            self.refuse(f"the move was not sent: {error}")
+
+    def seat_unknown(self) -> None:
+        """The server closed the connection for an unknown token (its table is gone)."""
+
+
+__all__ = ["RETRY_FIRST", "RETRY_MOST", "UNAUTHORIZED", "LinkedSeatScreen"]

@@ -1,0 +1,86 @@
+// The buttons under the hand for the viewer's turn (draw, meld, lay off, discard, rummy
+// claims, pass, hint), each with its key, offered from the engine's legal moves.
+
+import { pretty, prettyList } from '../cards.js';
+import { $, h } from '../dom.js';
+import { couldMeld, layoffTargets, meldsFor } from '../moves.js';
+import { replayPath } from './address.js';
+import { askHint } from './hint.js';
+import { clearSelected, model, myTurn, selectedCards } from './model.js';
+import { canSend, send } from './outbox.js';
+import { discard, layOff, meld } from './play.js';
+
+/**
+ * @typedef {object} ButtonOptions
+ * @property {boolean} [primary]
+ * @property {boolean} [enabled]
+ * @property {string} [hint] the button's title
+ * @property {string | null} [move] the move it sends (data-move)
+ * @property {string | null} [name] what it does (data-action)
+ */
+
+/**
+ * @param {string} label
+ * @param {string | null} key
+ * @param {() => unknown} action
+ * @param {ButtonOptions} [options]
+ */
+function button(label, key, action, { primary = false, enabled = true, hint = '', move = null, name = null } = {}) {
+  const el = h('button', { type: 'button', class: primary ? 'primary' : '', 'aria-keyshortcuts': key || null,
+    disabled: !enabled || !canSend(), title: hint || null,
+    dataset: { ...(move ? { move } : {}), ...(name ? { action: name } : {}) } },
+  label, key ? h('kbd', { 'aria-hidden': 'true' }, key) : null);
+  el.addEventListener('click', action);
+  return el;
+}
+
+export function renderActions() {
+  const s = model.state;
+  const box = $('#actions');
+  if (!s || model.seat === null) return;
+  box.replaceChildren();
+  $('#typed').hidden = Boolean(s.over);
+  if (s.over) {
+    box.append(h('p', { class: 'muted' }, 'The game is over.'),
+      h('a', { href: replayPath(), class: 'button-link' }, 'Replay the game'),
+      h('a', { href: '/', class: 'button-link' }, 'Back to the lobby'));
+    return;
+  }
+  if (!myTurn()) {
+    box.append(h('p', { class: 'muted' }, `Waiting for ${model.names[s.turn]}… You can select and sort your cards meanwhile.`));
+    return;
+  }
+  const selected = selectedCards();
+  const info = model.legal;
+  if (s.phase === 'draw') {
+    if (info.draw) box.append(button('Draw from the stock', 'D', () => send('draw'), { primary: true, move: 'draw' }));
+    if (info.end) box.append(button('Take nothing (ends the deal)', 'E', () => send('end'), { move: 'end' }));
+    box.append(h('span', { class: 'muted' }, info.takes.size
+      ? ' or take a highlighted pile card.' : ' (no card of the pile can be used now).'));
+  } else if (s.phase === 'play') {
+    const melds = meldsFor(info, selected);
+    const could = couldMeld(info, selected);
+    box.append(button(melds.length ? 'Meld' : 'Meld…', 'M', meld, {
+      primary: melds.length > 0, enabled: selected.length >= 3 || melds.length > 0, name: 'meld',
+      hint: melds.length ? '' : (could ? 'select the rest of the meld' : 'select three or more cards that form a meld'),
+    }));
+    const targets = layoffTargets(info, selected);
+    box.append(button('Lay off', 'L', () => layOff(null), { primary: targets.size > 0, enabled: selected.length === 1, name: 'layoff' }));
+    const discardable = selected.length === 1 && info.discards.has(selected[0] === '*' ? '*' : selected[0]);
+    box.append(button('Discard', 'X', discard, { primary: discardable, enabled: selected.length === 1, name: 'discard' }));
+    if (selected.length) box.append(button('Clear', 'Esc', clearSelected, { name: 'clear' }));
+    const advice = [];
+    if (!selected.length) advice.push('Select cards in your hand.');
+    else if (selected.length === 1 && targets.size) advice.push(`${pretty(selected[0])} goes on ${[...targets].join(', ')}.`);
+    else if (selected.length >= 1 && could && !melds.length) advice.push('Part of a meld: select the rest.');
+    box.append(h('span', { class: 'muted' }, ` ${advice.join(' ')}`));
+  } else if (s.phase === 'rummy') {
+    for (const claim of info.claims) {
+      const words = claim.kind === 'rummy meld'
+        ? `Rummy: meld ${prettyList(claim.cards)}` : `Rummy: lay off ${pretty(claim.cards[0])} on ${claim.meld}`;
+      box.append(button(words, null, () => send(claim.text), { primary: true, move: claim.text }));
+    }
+    if (info.pass) box.append(button('Pass', 'P', () => send('pass'), { move: 'pass' }));
+  }
+  box.append(button('Hint', 'I', askHint, { hint: 'what the expert computer player would do', name: 'hint' }));
+}

@@ -1,0 +1,154 @@
+// The table's connection and what each of its frames does to the page: a welcome or an
+// update brings a new state (and a line in the log), seats and next say who sits where and
+// that the next game is made, acks and refusals answer this page's moves.
+
+import { Connection } from '../connection.js';
+import { $ } from '../dom.js';
+import { forgetSeat } from '../seats.js';
+import { tableId } from './address.js';
+import { forgetHintBefore } from './hint.js';
+import { redrawWaiting, showJoin, showWaiting, stopWaiting } from './join.js';
+import { logUpdate, logWelcome } from './log.js';
+import {
+  applyState, forgetState, hasDeal, model, setNext, setSeats, sitAs,
+} from './model.js';
+import { message, show } from './notices.js';
+import { forgetPending, settle, stopConnection, useConnection } from './outbox.js';
+import { redraw } from './redraw.js';
+import { sheetsCheck } from './sheet.js';
+
+/** @typedef {import('../protocol.js').Frame} Frame */
+/** @typedef {import('../protocol.js').TableState} TableState */
+
+/** @type {Record<string, string>} */
+const REFUSALS = {
+  not_your_turn: 'it is not your turn',
+  stale: 'the table changed before your move arrived; look again and choose',
+};
+
+/**
+ * Joins the table at `seat` with `token`, or watches it (both null).
+ * @param {string | null} token
+ * @param {number | null} seat
+ */
+export function connect(token, seat) {
+  sitAs(seat, token);
+  useConnection(new Connection(tableId, token, {
+    welcome: onWelcome,
+    update: onUpdate,
+    ack: onAck,
+    refused: onRefused,
+    error: onError,
+    seats: onSeats,
+    next: onNext,
+    pong: () => {},
+    status: onNet,
+    rejected: () => {
+      forgetSeat(tableId);
+      stopConnection();
+      sitAs(null, null);
+      showJoin(connect);
+      $('#join-error').textContent = 'This browser’s seat at the table is no longer valid. Take a seat again, or watch.';
+    },
+  }));
+  const status = model.summary ? model.summary.status : '';
+  if (status !== 'playing' && status !== 'over') showWaiting();
+}
+
+/**
+ * @param {string} kind "connecting", "open", "reconnecting" or "lost"
+ * @param {any} detail
+ */
+function onNet(kind, detail) {
+  const net = $('#net');
+  net.className = `net ${kind}`;
+  if (kind === 'open') {
+    net.textContent = detail ? 'Connected again' : 'Connected';
+    if (detail) setTimeout(() => { if (net.textContent === 'Connected again') net.textContent = 'Connected'; }, 3000);
+  } else if (kind === 'connecting') {
+    net.textContent = 'Connecting…';
+  } else if (kind === 'reconnecting') {
+    net.textContent = 'Reconnecting…';
+  } else if (kind === 'lost') {
+    net.textContent = `Connection lost (${detail.why}); reconnecting…`;
+    document.body.classList.add('offline');
+    forgetPending();
+  }
+  if (kind === 'open') document.body.classList.remove('offline');
+  if (model.state) redraw('actions');
+}
+
+/**
+ * A new state to show.
+ * @param {TableState} state
+ * @param {number} seq
+ */
+function showState(state, seq) {
+  stopWaiting();
+  // Where the table stands, for anyone inspecting the page (and the browser tests).
+  Object.assign(document.body.dataset, { seq: String(seq), phase: state.phase, turn: String(state.turn) });
+  show('game');
+  applyState(state, seq);
+}
+
+/** @param {Frame} frame */
+function onWelcome(frame) {
+  if (frame.seat !== undefined && frame.seat !== null) sitAs(frame.seat, model.token);
+  const first = model.state === null;
+  forgetPending();
+  if (!frame.state || !hasDeal(frame.state)) {
+    forgetState();
+    showWaiting();
+    return;
+  }
+  const seq = frame.seq ?? -1;
+  showState(frame.state, seq);
+  logWelcome(frame.state, seq, first);
+  sheetsCheck(first);
+}
+
+/** @param {Frame} frame */
+function onUpdate(frame) {
+  const prev = model.state;
+  if (!frame.state || !hasDeal(frame.state)) return;
+  const seq = frame.seq ?? -1;
+  showState(frame.state, seq);
+  logUpdate(frame.event || {}, seq, prev, frame.state);
+  forgetHintBefore(seq);
+  sheetsCheck(false);
+}
+
+/** Who sits where and who is connected changed (a seat taken, someone came or went).
+ * @param {Frame} frame */
+function onSeats(frame) {
+  if (!Array.isArray(frame.seats)) return;
+  setSeats(frame.seats);
+  if (!model.state) redrawWaiting();
+}
+
+/** The next game at this table is made ("Play again", by this page or another person's).
+ * @param {Frame} frame */
+function onNext(frame) {
+  if (typeof frame.table !== 'string' || !frame.table) return;
+  setNext(frame.table);
+}
+
+/** @param {Frame} frame */
+function onAck(frame) {
+  settle(frame.id);
+  redraw('actions');
+}
+
+/** @param {Frame} frame */
+function onRefused(frame) {
+  const what = settle(frame.id) ?? 'your move';
+  const code = frame.code || '';
+  const why = REFUSALS[code] && !frame.message ? REFUSALS[code] : frame.message || REFUSALS[code] || code;
+  message(`Not played: ${what} (${why}).`, 'refusal');
+  redraw('actions');
+}
+
+/** @param {Frame} frame */
+function onError(frame) {
+  message(frame.code === 'rate_limited' ? 'Slow down: too many messages at once.' : frame.message || frame.code || '', 'refusal');
+}

@@ -1,0 +1,91 @@
+// The seats around the table (name, side, dealer, cards in hand, points on the table, who is
+// here) and the status line saying whose turn it is and what they may do.
+
+import { seatBadge } from '../board.js';
+import { cardBack, pretty } from '../cards.js';
+import { $, h, plural } from '../dom.js';
+import { outcomeLine, sideOfSeat } from '../words.js';
+import { dealNumber, model, myTurn, who } from './model.js';
+
+/** @typedef {import('../protocol.js').SeatEntry} SeatEntry */
+/** @typedef {import('../protocol.js').TableState} TableState */
+
+/**
+ * Where a seat's person is, or which computer plays it.
+ * @param {SeatEntry} entry
+ */
+function presenceOf(entry) {
+  if (entry.kind === 'bot') return `computer${entry.bot ? ` (${entry.bot})` : ''}`;
+  if (entry.connected) return 'here';
+  if (entry.standin || entry.stand_in) return 'away: a computer plays for them';
+  return model.summary && model.summary.takeover_s === 0
+    ? 'away' : 'away (a computer plays for them if they stay away)';
+}
+
+export function renderPlayers() {
+  const s = model.state;
+  if (!s) return;
+  const me = model.seat;
+  const sides = model.sides;
+  const box = $('#players');
+  box.replaceChildren();
+  const order = [];
+  const start = me === null ? 0 : (me + 1) % s.players;
+  for (let i = 0; i < s.players; i += 1) order.push((start + i) % s.players);
+  const mySide = me === null ? -1 : sideOfSeat(me, sides);
+  for (const seat of order) {
+    /** @type {SeatEntry} */
+    const entry = (s.seats || [])[seat] || {};
+    const side = sideOfSeat(seat, sides);
+    const partner = sides[side] && sides[side].length > 1 && side === mySide && seat !== me;
+    const tags = [];
+    if (seat === me) tags.push(h('span', { class: 'tag you' }, 'you'));
+    if (partner) tags.push(h('span', { class: 'tag partner' }, 'partner'));
+    else if (sides[side] && sides[side].length > 1) tags.push(h('span', { class: `tag side side-${side}` }, `side ${'AB'[side] || side + 1}`));
+    if (seat === s.dealer) tags.push(h('span', { class: 'tag dealer', title: 'dealer' }, 'dealer'));
+    const presence = presenceOf(entry);
+    const turn = s.turn === seat && !s.over;
+    const count = s.hand_sizes[seat];
+    box.append(h('div', {
+      class: `player${turn ? ' turn' : ''}${seat === me ? ' me' : ''}${partner ? ' partner' : ''}${entry.connected === false && entry.kind !== 'bot' ? ' away' : ''}`,
+      'aria-label': `${model.names[seat]}${seat === me ? ' (you)' : ''}: ${plural(count, 'card')} in hand, ${s.credit[seat]} on the table${turn ? ', to play' : ''}; ${presence}`,
+      role: 'group',
+    },
+    h('div', { class: 'player-head' }, seatBadge(seat, model.marks, model.names), h('span', { class: 'player-name' }, model.names[seat]), turn ? h('span', { class: 'turn-mark', 'aria-hidden': 'true' }, '▶') : null),
+    h('div', { class: 'player-tags' }, tags),
+    h('div', { class: 'player-facts' },
+      h('span', { class: 'count' }, cardBack('mini'), ` ${count}`),
+      h('span', { class: 'credit', title: 'points on the table this deal' }, String(s.credit[seat]), h('span', { class: 'word' }, ' on the table'))),
+    h('div', { class: `presence ${entry.kind === 'bot' ? 'bot' : entry.connected ? 'here' : 'gone'}` }, presence)));
+  }
+}
+
+/** @param {TableState} s */
+function phaseWords(s) {
+  if (s.over) return `The game is over. ${outcomeLine(s, model.sides, model.names, model.seat)}`;
+  const mine = myTurn();
+  const name = who(s.turn);
+  if (s.phase === 'draw') {
+    return mine ? 'Your turn: draw from the stock, or take a card from the pile (with every card above it).'
+      : `${name} to draw.`;
+  }
+  if (s.phase === 'play') {
+    if (mine) {
+      const must = s.must_use ? ` You must use ${pretty(s.must_use)} this turn.` : '';
+      return `Your turn: meld and lay off as you like, then discard.${must}`;
+    }
+    return `${name} to play${s.must_use ? ` (must use ${pretty(s.must_use)})` : ''}.`;
+  }
+  if (s.phase === 'rummy') {
+    return mine ? 'Rummy! You may claim cards from the pile that meld or lay off, or pass.'
+      : `${name} may call rummy.`;
+  }
+  return '';
+}
+
+export function renderStatus() {
+  const s = model.state;
+  if (!s) return;
+  $('#status').textContent = `Deal ${dealNumber(s)}. ${phaseWords(s)}`;
+  $('#status').classList.toggle('yours', myTurn());
+}

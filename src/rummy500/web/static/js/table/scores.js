@@ -1,0 +1,45 @@
+// The score table beside the game: each deal's scores with the running totals, the leader,
+// and the points on the table this deal.
+
+import { $, h, replace } from '../dom.js';
+import { outcomeLine, runningTotals, sideName, signed } from '../words.js';
+import { model, who } from './model.js';
+
+/** More sides than this get a row each (a column each would not fit the panel or a phone). */
+const WIDE = 4;
+
+export function renderScores() {
+  const s = model.state;
+  if (!s) return;
+  const sides = model.sides;
+  const names = sides.map((_, side) => sideName(side, sides, model.names, model.seat));
+  const running = runningTotals(s.deals || [], sides.length);
+  const table = sides.length > WIDE ? scoresByPlayer(names, s.deals || [], s.totals || []) : h('table', { class: 'scores' },
+    h('caption', { class: 'sr-only' }, 'Scores by deal'),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Deal'), names.map((n) => h('th', { scope: 'col' }, n)))),
+    h('tbody', {}, (s.deals || []).map((deal, i) => h('tr', {},
+      h('th', { scope: 'row' }, String(i + 1)),
+      deal.scores.map((score, side) => h('td', {}, h('span', { class: 'score' }, signed(score)), h('span', { class: 'running' }, ` ${running[i][side]}`)))))),
+    h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'Total'), (s.totals || []).map((t) => h('td', {}, String(t))))));
+  const target = model.info.target_score;
+  replace($('#scores'), table,
+    h('p', { class: 'muted' }, outcomeLine(s, sides, model.names, model.seat, target)),
+    h('p', { class: 'muted small' }, 'On the table this deal: ',
+      s.credit.map((c, seat) => `${who(seat)} ${c}`).join(', '), '.'));
+}
+
+/**
+ * The scores with a row for each player: the deals' scores side by side (wrapping), then the total.
+ * @param {string[]} names
+ * @param {{ scores: number[] }[]} deals
+ * @param {number[]} totals
+ */
+function scoresByPlayer(names, deals, totals) {
+  return h('table', { class: 'scores by-player' },
+    h('caption', { class: 'sr-only' }, 'Scores by player'),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col' }, 'Deals'), h('th', { scope: 'col' }, 'Total'))),
+    h('tbody', {}, names.map((name, side) => h('tr', {},
+      h('th', { scope: 'row' }, name),
+      h('td', { class: 'deals' }, deals.length ? deals.map((deal, i) => h('span', { class: 'score', title: `Deal ${i + 1}` }, `${signed(deal.scores[side])} `)) : '—'),
+      h('td', { class: 'total' }, String(totals[side] ?? 0))))));
+}
