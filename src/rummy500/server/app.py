@@ -7,7 +7,6 @@ Every error is ``{"error": code, "message": words}`` with its status.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -25,6 +24,7 @@ from ..web import replay_worker
 from . import metrics
 from .addresses import RateWindow, client_address, creator_id
 from .apierror import ApiError, error_response
+from .bodies import read_object
 from .guard import Guard
 from .hub import Hub
 from .live import PERSON, LiveTable
@@ -40,41 +40,6 @@ from .thinking import Question, seed_number
 BODY_LIMIT = 16 * 1024
 HINT_BOT = "expert"
 HINT_BUDGET_S = 1.0
-
-
-async def read_body(request: Request, limit: int, timeout: float) -> bytes:
-    """The request's body, at most ``limit`` bytes, sent within ``timeout`` seconds."""
-    size = request.headers.get("content-length")
-    if size is not None and size.isdigit() and int(size) > limit:
-        raise ApiError(413, "too_large", f"a request body is at most {limit} bytes")
-    body = bytearray()
-
-    async def read() -> None:
-        async for chunk in request.stream():
-            body.extend(chunk)
-            if len(body) > limit:
-                raise ApiError(413, "too_large", f"a request body is at most {limit} bytes")
-
-    try:
-        await asyncio.wait_for(read(), timeout)
-    except TimeoutError:
-        metrics.limit_hit("body_timeout")
-        raise ApiError(408, "too_slow", "the request body did not arrive in time") from None
-    return bytes(body)
-
-
-async def read_json(request: Request, limit: int = BODY_LIMIT) -> dict[str, Any]:
-    settings: ServerSettings = request.app.state.settings
-    body = await read_body(request, limit, settings.header_timeout_s)
-    if not body.strip():
-        return {}
-    try:
-        data = json.loads(body)
-    except (ValueError, RecursionError):
-        raise ApiError(400, "bad_json", "the request body is not JSON") from None
-    if not isinstance(data, dict):
-        raise ApiError(400, "bad_request", "the request body is one JSON object")
-    return data
 
 
 def _table_id(request: Request) -> str:
@@ -109,7 +74,7 @@ def create_app(store: Store, *, settings: ServerSettings | None = None,
         return table
 
     async def create_table(request: Request) -> Response:
-        data = await read_json(request)
+        data = await read_object(request, BODY_LIMIT)
         spec, seats = table_spec(data, allow_seeds=settings.allow_seeds)
         if not any(seat.kind == PERSON for seat in seats):
             raise ApiError(400, "needs_person", "a table needs at least one person seat: "
@@ -137,7 +102,7 @@ def create_app(store: Store, *, settings: ServerSettings | None = None,
             seat = int(request.path_params["seat"])
         except ValueError:
             raise ApiError(404, "not_found", "there is no such seat") from None
-        data = await read_json(request)
+        data = await read_object(request, BODY_LIMIT)
         name = data.get("name")
         name = None if name is None else person_name(name)
         table = await known_table(request)
@@ -156,7 +121,7 @@ def create_app(store: Store, *, settings: ServerSettings | None = None,
         return JSONResponse({"seat": seat, "token": token})
 
     async def again(request: Request) -> Response:
-        data = await read_json(request)
+        data = await read_object(request, BODY_LIMIT)
         table = await known_table(request)
         token = _token(data)
         seat = await hub.master.seat_of(table, token)
@@ -182,7 +147,7 @@ def create_app(store: Store, *, settings: ServerSettings | None = None,
     async def hint(request: Request) -> Response:
         """What ``expert`` would play in the seat's position, and why: thought out in the
         computer players' workers, ahead of their own moves."""
-        data = await read_json(request, 4096)
+        data = await read_object(request, 4096)
         table = await known_table(request)
         token = _token(data, "your seat token")
         seat = await hub.master.seat_of(table, token)
@@ -266,4 +231,4 @@ def _now() -> float:
     return time.time()
 
 
-__all__ = ["ApiError", "create_app", "read_body", "read_json"]
+__all__ = ["ApiError", "create_app"]

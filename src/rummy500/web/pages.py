@@ -19,9 +19,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
-from .. import safejson
 from ..bots.registry import BOT_NAMES
-from ..errors import Rummy500Error
 from ..rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -34,6 +32,8 @@ from ..rules import (
     rules_from_record,
 )
 from ..server.addresses import RateWindow, client_address
+from ..server.apierror import ApiError
+from ..server.bodies import read_body, read_json
 from ..server.guard import SECURITY_HEADERS
 from ..session.words import rules_summary
 from . import replay_worker
@@ -154,8 +154,6 @@ async def rules_info(request: Request) -> Response:
 async def explain_rules(request: Request) -> Response:
     """``POST {"rules": {...}, "players": n}``: how that game is played, or why it cannot be."""
     body = await read_json(request, 16 * 1024)
-    if isinstance(body, Response):
-        return body
     if not isinstance(body, dict):
         return error_json(400, "bad_request", "send {\"rules\": {...}, \"players\": n}")
     players = body.get("players", 2)
@@ -184,10 +182,12 @@ async def replay_record(request: Request) -> Response:
         replay_worker.count_refusal("rate_limited", "replays_per_minute")
         return error_json(429, "too_many_replays",
                           f"at most {settings.replays_per_minute} replays a minute")
-    body = await read_body(request, settings.replay_max_bytes)
-    if isinstance(body, Response):
-        replay_worker.count_refusal("too_large", "replay_max_bytes")
-        return body
+    try:
+        body = await read_body(request, settings.replay_max_bytes)
+    except ApiError as error:
+        if error.code == "too_large":
+            replay_worker.count_refusal("too_large", "replay_max_bytes")
+        raise
     gzip_ok = "gzip" in request.headers.get("accept-encoding", "").lower()
     answer = await replay_worker.replay(body, settings, gzip_ok=gzip_ok)
     response = Response(answer.body, answer.status, media_type="application/json")
@@ -204,31 +204,6 @@ def _replay_window(request: Request) -> RateWindow:
     if window is None:
         window = state.replay_window = RateWindow(state.settings.replays_per_minute, 60.0)
     return window
-
-
-async def read_body(request: Request, limit: int) -> bytes | Response:
-    """The request's body, or 413 as soon as it is known to be over ``limit`` bytes (by its
-    Content-Length, else while it streams in)."""
-    too_large = f"the request is larger than {limit // 1024:,} KiB"
-    size = request.headers.get("content-length")
-    if size is not None and size.isdigit() and int(size) > limit:
-        return error_json(413, "too_large", too_large)
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            return error_json(413, "too_large", too_large)
-    return bytes(body)
-
-
-async def read_json(request: Request, limit: int) -> Any:
-    body = await read_body(request, limit)
-    if isinstance(body, Response):
-        return body
-    try:
-        return safejson.loads(body, what="the request", max_bytes=limit)
-    except Rummy500Error as error:
-        return error_json(400, "bad_json", str(error))
 
 
 def page_routes() -> list[BaseRoute]:
