@@ -27,12 +27,13 @@ async def play_turns_until(pilot: Pilot[Any], screen: RemoteTableScreen,
                            stop: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
     """Make this seat's moves (a meld, else a lay-off, else a draw, else a discard, else the
     first legal move) until ``stop()``."""
-    await until(pilot, lambda: bool(screen.state.get("hand")), "the deal")
+    await until(pilot, lambda: screen.state is not None and bool(screen.state.hand), "the deal")
     while not stop():
         await until(pilot, lambda: screen.acting() or stop(), f"my turn or {what}", timeout)
         if stop():
             break
-        legal = screen.state["legal"]
+        assert screen.state is not None and screen.state.legal is not None
+        legal = screen.state.legal
         choice = next((move for kind in ("meld", "layoff", "draw", "discard")
                        for move in legal if move.startswith(kind)), legal[0])
         await screen.send(choice)

@@ -143,6 +143,29 @@ def seat_body(*kinds: str, **extra: Any) -> dict[str, Any]:
 # -- the truth -----------------------------------------------------------------------------
 
 
+def public_event(event: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """An update's event without its words (which differ from reader to reader): the seat
+    and move, or the deal and dealer, that every reader is told alike."""
+    if event is None:
+        return None
+    return {key: event[key] for key in ("seat", "move", "deal", "dealer") if key in event}
+
+
+TABLE_FIELDS = ("next", "chat", "waiting_for", "pause_left", "clock")
+"""What the server adds to a state beyond the engine's view of the seat: the next game,
+the talk and the pacing (docs/protocol.md)."""
+
+
+def engine_part(state: Mapping[str, Any]) -> dict[str, Any]:
+    """A state without :data:`TABLE_FIELDS`: what the engine's ``seat_state`` gives."""
+    return {key: value for key, value in state.items() if key not in TABLE_FIELDS}
+
+
+def moves_of(state: Mapping[str, Any]) -> list[str]:
+    """The moves of the deal in play, from a state's history (its first entry is the deal)."""
+    return [entry["move"] for entry in state["history"] if "move" in entry]
+
+
 def replay_changes(record: Mapping[str, Any], *, swap_copies: bool = False,
                    ) -> Iterator[tuple[int, Game, dict[str, Any] | None]]:
     """A finished table's changes, replayed by the engine from its record

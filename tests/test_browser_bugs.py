@@ -13,15 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from browserkit import (
-    DESKTOP,
-    PHONE,
-    Seat,
-    Server,
-    choose_move,
-    create_in_lobby,
-    new_page,
-)
+from browserkit import DESKTOP, PHONE, Seat, Server, choose_move, create_in_lobby, new_page
 from rummy500.game import Game
 from rummy500.record import game_record
 from rummy500.rules import make_rules

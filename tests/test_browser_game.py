@@ -68,16 +68,20 @@ def test_two_people_and_a_computer_play_a_deal(web_server: Server, browser: Any)
     for page in (ann_page, bob_page):
         page.wait_for_selector("#sheet[open]")
         assert "Deal 1 is over" in page.inner_text("#sheet h2")
-        rows = page.eval_on_selector_all(
-            "#sheet table.sheet:last-of-type tbody tr",
-            "rows => rows.map(r => [...r.children].map(c => c.textContent))")
+        sides = page.eval_on_selector_all(
+            "#sheet table.sheet tbody.sheet-side",
+            "sides => sides.map(s => [...s.rows].map(r => [r.className, ...[...r.children]"
+            ".map(c => c.textContent)]))")
         names = ["Ann", "You", "Expert"] if page is bob_page else ["You", "Bob", "Expert"]
-        assert [row[0] for row in rows] == names
+        assert [rows[0] for rows in sides] == [["side-name", name] for name in names]
         panel = page.eval_on_selector_all("#scores tfoot td",
                                           "cells => cells.map(c => c.textContent)")
-        assert [row[2] for row in rows] == panel  # the sheet's totals are the scores' totals
-        assert [int(row[1].replace("−", "-").replace("+", "")) for row in rows] == \
-            [int(t) for t in panel]  # after one deal, the totals are its scores
+        assert [rows[-1] for rows in sides] == [["total", "Total", t] for t in panel]
+        for rows in sides:  # each side's lines add up to its score for the deal
+            lines = [number(row[2]) for row in rows[1:-2]]
+            assert rows[-2][:2] == ["sum", "This deal"] and sum(lines) == number(rows[-2][2])
+            assert rows[1][0] == "on_table" and rows[1][1].endswith(": on the table")
+        assert [number(rows[-2][2]) for rows in sides] == [int(t) for t in panel]
         page.click("#sheet-close")
         assert not page.evaluate("document.querySelector('#sheet').open")
         assert "Deal 2" in page.inner_text("#status")
@@ -85,6 +89,11 @@ def test_two_people_and_a_computer_play_a_deal(web_server: Server, browser: Any)
         assert seat.problems.real() == []
     ann_context.close()
     bob_context.close()
+
+
+def number(text: str) -> int:
+    """A signed score as the page writes it (``+35``, ``−10``)."""
+    return int(text.replace("−", "-").replace("+", ""))
 
 
 def pretty(card: str) -> str:
@@ -114,14 +123,20 @@ def refuse(seat: Seat) -> None:
 
 
 def reload_mid_turn(seat: Seat) -> None:
-    """After the draw, a reload puts the person back in the same turn with the same hand."""
+    """After the draw, a reload puts the person back in the same turn with the same hand,
+    and the log says what it said before, word for word (the card drawn too)."""
     page = seat.page
     before = (seat.seq(), seat.hand(), seat.pile(), page.inner_text("#melds"))
+    log = seat.log()
+    assert any(line.startswith("You draw ") and "from the stock" in line
+               and line != "You draw from the stock" for line in log) or any(
+        line.startswith("You take ") for line in log)
     page.reload()
     page.wait_for_selector("#game:not([hidden])")
     page.wait_for_function("s => Number(document.body.dataset.seq) === s", arg=before[0])
     page.wait_for_selector("#actions button[data-action=hint]:enabled")
     assert (seat.seq(), seat.hand(), seat.pile(), page.inner_text("#melds")) == before
+    assert seat.log() == log
     assert page.evaluate("document.body.dataset.phase") == "play"
     assert "Your turn" in page.inner_text("#status")
 

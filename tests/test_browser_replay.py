@@ -1,16 +1,19 @@
 """Replays in a browser: a finished table's game from its page, and a record file uploaded (as
 ``rummy500 simulate --records`` writes them), stepped through move by move with every hand
-shown; a file that is no record is refused with the reason."""
+shown, each deal's sheet line by line; a file that is no record is refused with the reason."""
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 from browserkit import Seat, Server, create_in_lobby, new_page, play_deal
+from rummy500.record import replay
+from rummy500.session.sheets import deal_sheet
 
 
 def step_text(page: Any) -> str:
@@ -87,6 +90,11 @@ def test_an_uploaded_record_is_replayed(web_server: Server, browser: Any, tmp_pa
         seen.add(step_text(page))
     assert len(seen) > total // 2  # each move told in its own words
     assert page.is_visible("#sheet")
+    shown = page.inner_text("#sheet")
+    sheet = deal_sheet(replay(record), [f"Seat {n + 1}" for n in range(3)], 0, None)
+    assert shown.startswith(sheet.text) and sheet.standing in shown
+    assert all(line.text in shown for line in sheet.lines)  # the sheet, line by line
+    assert not re.search(r"-\d", shown)  # minus signs, as the table writes them
     on_table = page.eval_on_selector_all("#melds .card", "cards => cards.length")
     in_pile = page.eval_on_selector_all("#pile .card", "cards => cards.length")
     stock = int(page.inner_text("#stock .stock-count").split()[-1])

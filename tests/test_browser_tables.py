@@ -42,11 +42,11 @@ def test_partnership_table_with_two_people_and_two_computers(web_server: Server,
     for page in (ann_page, cleo_page):
         page.wait_for_selector("#sheet[open]")
         sides = page.eval_on_selector_all(
-            "#sheet table.sheet:last-of-type tbody th", "cells => cells.map(c => c.textContent)")
+            "#sheet tbody.sheet-side tr.side-name th", "cells => cells.map(c => c.textContent)")
         assert len(sides) == 2 and "Expert & Simple" in sides
-        players = page.eval_on_selector_all(
-            "#sheet table.sheet:first-of-type tbody th", "cells => cells.map(c => c.textContent)")
-        assert len(players) == 4
+        tables = page.eval_on_selector_all(
+            "#sheet tbody.sheet-side tr.on_table th", "cells => cells.map(c => c.textContent)")
+        assert len(tables) == 4 and all(text.endswith(": on the table") for text in tables)
     for seat in (ann, cleo):
         assert seat.problems.real() == []
     ann_context.close()

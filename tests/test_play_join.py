@@ -17,15 +17,18 @@ from textual.pilot import Pilot
 from textual.widgets import Input, RichLog, Static
 
 from joinkit import play_turns_until, until
-from rummy500.cards import face_of, parse_face
+from rummy500.cards import parse_face
 from rummy500.cli import main
 from rummy500.client import TableConnection, split_table_url
 from rummy500.commands.play_join import join
+from rummy500.session.seat_state import SeatState, TableMeld
+from rummy500.tui.board import hand_keys
 from rummy500.tui.remote import RemoteApp, RemoteTableScreen
-from rummy500.tui.remote_cards import meld_of, numbered
 from rummy500.tui.screens import SheetScreen
 from rummy500.tui.tokens import HeldSeat, SeatTokens
+from rummy500.tui.widgets import meld_words
 from serverkit import ServerProcess, Servers, seat_body
+from test_tui import shown_text
 
 BIG = (100, 40)
 RANDOM_BOT = "random"
@@ -45,8 +48,21 @@ def message(screen: RemoteTableScreen) -> str:
     return str(screen.query_one("#message", Static).render())
 
 
+def state_of(screen: RemoteTableScreen) -> SeatState:
+    assert screen.state is not None
+    return screen.state
+
+
+def moves_told(screen: RemoteTableScreen) -> list[str | None]:
+    return [entry.move for entry in state_of(screen).history]
+
+
+def log_text(screen: RemoteTableScreen) -> str:
+    return "\n".join(line.text for line in screen.query_one("#log", RichLog).lines)
+
+
 async def my_turn(pilot: Pilot[Any], screen: RemoteTableScreen, phase: str) -> None:
-    await until(pilot, lambda: screen.acting() and screen.state.get("phase") == phase,
+    await until(pilot, lambda: screen.acting() and state_of(screen).phase == phase,
                 f"my turn to {phase}")
 
 
@@ -77,29 +93,32 @@ async def test_moves_by_keys_reach_the_server_and_a_refusal_changes_nothing(
         screen = screen_of(app)
         await my_turn(pilot, screen, "draw")
         before = (await api.summary(made["table"]))["seq"]
-        hand = list(screen.state["hand"])
-        assert [face_of(item.card) for item in screen.hand.items] == sorted(
+        hand = list(state_of(screen).hand or ())
+        assert [item.face for item in screen.hand.items] == sorted(
             (parse_face(card) for card in hand), key=lambda f: (f == 15, f >> 4, f & 15))
-        sizes = screen.state["hand_sizes"]
-        assert sizes[1] == len(hand) and "hand" in screen.state
+        sizes = state_of(screen).public.hand_sizes
+        assert sizes[1] == len(hand) and sizes[0] == len(hand)
 
         # h asks the server for a hint (POST /api/tables/<id>/hint).
         await pilot.press("h")
         await until(pilot, lambda: "Hint:" in message(screen), "the hint")
         hinted = message(screen).split("Hint: ", 1)[1].split(" (", 1)[0]
-        assert hinted in screen.state["legal"]
+        assert hinted in (state_of(screen).legal or ())
 
         # d draws: the server stores it.
         await pilot.press("d")
         await my_turn(pilot, screen, "play")
         assert (await api.summary(made["table"]))["seq"] == before + 1
-        assert screen.state["history"][-1] == "draw"
-        assert len(screen.state["hand"]) == len(hand) + 1
+        drew = state_of(screen).history[-1]
+        assert drew.move == "draw" and drew.seat == 0 and drew.drawn in (state_of(screen).hand
+                                                                        or ())
+        assert drew.text.startswith("You draw ") and drew.text != "You draw from the stock"
+        assert len(state_of(screen).hand or ()) == len(hand) + 1
 
         # A typed move the server refuses: its words show, and nothing changes.
         seq = screen.seq
         absent = next(f"{rank}{suit}" for suit in "cdhs" for rank in "A23456789TJQK"
-                      if f"{rank}{suit}" not in screen.state["hand"])
+                      if f"{rank}{suit}" not in (state_of(screen).hand or ()))
         await pilot.press("colon")
         assert screen.query_one("#command", Input).has_focus
         screen.query_one("#command", Input).value = f"discard {absent}"
@@ -108,7 +127,7 @@ async def test_moves_by_keys_reach_the_server_and_a_refusal_changes_nothing(
         assert "✗" in message(screen)
         assert screen.refusals[-1].rstrip(".").lower() in message(screen).lower()
         assert (await api.summary(made["table"]))["seq"] == seq == screen.seq
-        assert screen.state["history"][-1] == "draw"
+        assert moves_told(screen)[-1] == "draw"
 
         # No undo online (Esc leaves the typed move).
         await pilot.press("escape")
@@ -119,26 +138,28 @@ async def test_moves_by_keys_reach_the_server_and_a_refusal_changes_nothing(
 
         # A card clicked and x discards it.
         screen.hand.focus()
-        discarded = screen.state["hand"][0]
+        discarded = (state_of(screen).hand or ())[0]
         index = next(i for i, item in enumerate(screen.hand.items)
-                     if face_of(item.card) == parse_face(discarded))
+                     if item.face == parse_face(discarded))
         await pilot.click("#hand", offset=screen.hand.offset_of(index))
         assert len(screen.selected) == 1
         await pilot.press("x")
-        await until(pilot, lambda: f"discard {discarded}" in screen.state.get("history", []),
+        await until(pilot, lambda: f"discard {discarded}" in moves_told(screen),
                     "the discard in the history")
         assert (await api.summary(made["table"]))["seq"] >= seq + 1
 
         # The computer player moves; then t takes the top of the pile.
         await my_turn(pilot, screen, "draw")
-        top = screen.state["pile"][-1]
+        top = state_of(screen).public.pile[-1]
         seq = screen.seq
         await pilot.press("t")
         await until(pilot, lambda: screen.seq > seq, "the take")
-        assert screen.state["history"][-1] == f"take {top}"
-        assert top in screen.state["hand"]
-        log = "\n".join(line.text for line in screen.query_one("#log", RichLog).lines)
-        assert "You draw from the stock" in log and "You discard" in log
+        assert moves_told(screen)[-1] == f"take {top}"
+        assert top in (state_of(screen).hand or ())
+        # The log tells the deal in the history's own words, the card drawn named to you.
+        log = log_text(screen)
+        assert all(entry.text in log for entry in state_of(screen).history)
+        assert drew.text in log and "You discard" in log
 
 
 def stored(screen: RemoteTableScreen, seq: int) -> bool:
@@ -152,7 +173,7 @@ async def click_cards(pilot: Pilot[Any], screen: RemoteTableScreen, texts: list[
     for text in texts:
         face = parse_face(text)
         index = next(i for i, item in enumerate(screen.hand.items)
-                     if i not in used and face_of(item.card) == face)
+                     if i not in used and item.face == face)
         used.add(index)
         await pilot.click("#hand", offset=screen.hand.offset_of(index))
     assert len(screen.selected) == len(texts)
@@ -170,13 +191,12 @@ async def test_meld_lay_off_and_discard_with_clicks_and_keys(serve: ServerProces
     async with app.run_test(size=BIG) as pilot:
         screen = screen_of(app)
         while "layoff" not in done:
-            await until(pilot, lambda: screen.acting() or bool(screen.state.get("over")),
-                        "my move")
-            assert not screen.state.get("over") and len(done) < 40, done
-            legal = screen.state["legal"]
+            await until(pilot, lambda: screen.acting() or screen.again_open(), "my move")
+            assert not state_of(screen).over and len(done) < 40, done
+            legal = state_of(screen).legal or ()
             seq = screen.seq
             await asyncio.sleep(0.06)  # a person's pace: well under the rate limit
-            if screen.state["phase"] == "draw":
+            if state_of(screen).phase == "draw":
                 move = "draw"
                 await pilot.press("d")
             elif lays := [m for m in legal if m.startswith("layoff")]:
@@ -185,7 +205,7 @@ async def test_meld_lay_off_and_discard_with_clicks_and_keys(serve: ServerProces
                 await click_cards(pilot, screen, [card])
                 number = int(meld[1:])
                 assert next(item for item in screen.melds.items
-                            if item.meld.number == number).marked  # the card fits there
+                            if item.number == number).marked  # the card fits there
                 await pilot.click("#melds", offset=screen.melds.offset_of(number))
             elif melds := [m for m in legal if m.startswith("meld")]:
                 move = melds[0]
@@ -196,14 +216,14 @@ async def test_meld_lay_off_and_discard_with_clicks_and_keys(serve: ServerProces
                 await click_cards(pilot, screen, move.split()[1:])
                 await pilot.press("x")
             await until(pilot, partial(stored, screen, seq), f"{move} stored")
-            assert move in screen.state["history"] or screen.state["deal"] > 1, move
+            assert move in moves_told(screen) or state_of(screen).deal > 1, move
             assert not screen.refusals, screen.refusals
             done.append(move.split()[0])
         assert "meld" in done
         summary = await serve.api.summary(made["table"])
         assert summary["seq"] >= screen.seq
-        assert [m["id"] for m in screen.state["melds"]] == [
-            f"m{item.meld.number}" for item in screen.melds.items]
+        assert [meld.id for meld in state_of(screen).public.melds] == [
+            f"m{item.number}" for item in screen.melds.items]
 
 
 @pytest.mark.asyncio
@@ -266,23 +286,22 @@ async def test_a_finished_deal_shows_its_score_sheet_over_the_table(
     app = RemoteApp(joined)
     async with app.run_test(size=BIG) as pilot:
         screen = screen_of(app)
-        await play_turns_until(pilot, screen, lambda: bool(screen.state.get("deals")),
+        await play_turns_until(pilot, screen,
+                               lambda: screen.state is not None and bool(screen.state.deals),
                                "the deal's end")
         await until(pilot, lambda: isinstance(app.screen, SheetScreen), "the score sheet")
         sheet_screen = app.screen
         assert isinstance(sheet_screen, SheetScreen) and sheet_screen.online
         sheet = sheet_screen.sheet
-        dealt = screen.state["deals"][0]
-        assert sheet.number == 1
-        assert [row.deal for row in sheet.rows] == dealt["scores"]
-        assert [(row.table, row.hand) for row in sheet.rows] == list(
-            zip(dealt["melded"], dealt["in_hand"], strict=True))
-        assert [row.who for row in sheet.rows] == ["You", screen.names[1]]
-        assert sheet.table and sheet.table[-1].startswith("pile: ")
-        shown = "\n".join(str(widget.render()) for widget in sheet_screen.query("Words"))
-        assert "Deal 1 is over" in shown and "Enter or Esc: back to the table" in shown
-        log = "\n".join(line.text for line in screen.query_one("#log", RichLog).lines)
-        assert "Deal 1 is over" in log
+        assert sheet == state_of(screen).deals[0] and sheet.deal == 1
+        assert sheet.sides == ("You", screen.names()[1])
+        assert [sum(line.points for line in sheet.side_lines(side)) for side in (0, 1)] == list(
+            sheet.scores)
+        shown = "\n".join(shown_text(widget) for widget in sheet_screen.query("Words"))
+        assert shown.startswith(sheet.text) and "Enter or Esc: back to the table" in shown
+        assert all(line.text in shown for line in sheet.lines) and sheet.standing in shown
+        log = log_text(screen).splitlines()
+        assert sheet.text in log and log[log.index(sheet.text) + 1] == sheet.standing
         await pilot.press("enter")
         await until(pilot, lambda: app.screen is screen, "the table again")
 
@@ -332,14 +351,9 @@ def test_join_errors_are_one_line(capsys: pytest.CaptureFixture[str], serve: Ser
 # -- the state's cards for the widgets --------------------------------------------------------
 
 
-def test_copies_get_numbers_of_their_own_and_melds_keep_their_order() -> None:
-    faces = [parse_face(text) for text in ("7h", "7h", "*", "*", "Kc")]
-    cards = numbered(faces)
-    assert len(set(cards)) == 5 and [face_of(card) for card in cards] == faces
-    run = meld_of({"id": "m3", "cards": ["Qs", "*=Ks", "As"], "by": [0, 1, 1]})
-    assert run.name == "m3" and run.describe() == "Q♠ *=K♠ A♠"
-    assert [table_card.seat for table_card in run.cards] == [0, 1, 1]
-    group = meld_of({"id": "m1", "cards": ["4c", "4d", "4s"], "by": [2, 2, 2]})
-    assert group.describe() == "4♣ 4♦ 4♠"
-    jokers = meld_of({"id": "m2", "cards": ["*", "*", "*"], "by": [0, 0, 0]})
-    assert jokers.describe() == "* * *"
+def test_copies_are_told_apart_in_the_hand_and_melds_are_read_as_sent() -> None:
+    keys = hand_keys(["7h", "Kc", "7h", "*", "*"], by_rank=False)
+    assert len(set(keys)) == 5
+    assert [face for face, _ in keys] == [parse_face(t) for t in ("Kc", "7h", "7h", "*", "*")]
+    assert meld_words(TableMeld("m3", ("Qs", "*=Ks", "As"), (0, 1, 1))) == "Q♠ *=K♠ A♠"
+    assert meld_words(TableMeld("m2", ("*", "*", "*"), (0, 0, 0))) == "* * *"

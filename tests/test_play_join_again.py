@@ -62,8 +62,7 @@ async def test_n_joins_the_next_game_in_place(serve: ServerProcess, tmp_path: Pa
         bob_seat = await TableConnection.open(serve.base, table, bob["token"])
         bob_plays = asyncio.ensure_future(play_out(bob_seat, random.Random(2)))
         # The terminal seat plays its turns until the game is over.
-        await play_turns_until(pilot, screen, lambda: bool(screen.state.get("over")),
-                               "the end", timeout=90)
+        await play_turns_until(pilot, screen, lambda: screen.again_open(), "the end", timeout=90)
         await asyncio.wait_for(bob_plays, 60)
         await until(pilot, lambda: isinstance(app.screen, SheetScreen), "the last sheet")
         await pilot.press("escape")
@@ -75,7 +74,7 @@ async def test_n_joins_the_next_game_in_place(serve: ServerProcess, tmp_path: Pa
         following = await api.again(table, bob["token"])
         assert following["seat"] == 1
         await until(pilot, lambda: "A new game is ready" in log_text(screen), "the news")
-        assert screen.state["next"] == following["table"]
+        assert screen.state is not None and screen.state.extra["next"] == following["table"]
         assert "n" in shown_keys(app)
 
         await pilot.press("n")
@@ -85,8 +84,10 @@ async def test_n_joins_the_next_game_in_place(serve: ServerProcess, tmp_path: Pa
         assert new_screen is not None
         assert new_screen.joined.table == following["table"] and new_screen.joined.seat == 0
         assert app.joined is new_screen.joined
-        await until(pilot, lambda: bool(new_screen.state.get("hand")), "the new deal")
-        assert not new_screen.state["over"] and new_screen.state["next"] is None
+        await until(pilot, lambda: new_screen.state is not None and bool(new_screen.state.hand),
+                    "the new deal")
+        assert new_screen.state is not None
+        assert not new_screen.state.over and new_screen.state.extra.get("next") is None
         assert "n" not in shown_keys(app)  # the new game goes on: no n in the key bar
         held = SeatTokens(tmp_path).get(serve.base, following["table"])
         assert held is not None and held.seat == 0 and held.token == new_screen.joined.token

@@ -21,7 +21,8 @@ from rummy500.errors import (
 )
 from rummy500.moves import parse_move
 from rummy500.scoring import points_for
-from rummy500.session.words import deal_sheet, rules_summary
+from rummy500.session.sheets import deal_sheet
+from rummy500.session.words import rules_summary
 from rummy500.view import view_of
 from test_simulation import CheatingBot
 
@@ -107,14 +108,16 @@ def test_the_score_sheet_and_rules_read_the_points_of_the_rule_set() -> None:
     while not game.finished:
         play_out(game, bots)
     names = ["Ann", "Bob"]
-    last = deal_sheet(game, names, len(game.results) - 1)
+    last = deal_sheet(game, names, len(game.results) - 1, None)
     assert game.winner is not None
-    assert f"{names[game.winner]}: +{points.final_bonus} final bonus" in last.notes
-    assert [row.total for row in last.rows] == game.totals
+    assert (f"{names[game.winner]}: winning the game", points.final_bonus) in [
+        (line.text, line.points) for line in last.lines if line.what == "game_bonus"]
+    assert list(last.totals_after) == game.totals
     for index, result in enumerate(game.results):
-        sheet = deal_sheet(game, names, index)
-        bonus = [note for note in sheet.notes if note.endswith("for going out")]
-        assert bool(bonus) == (result.went_out is not None)
+        sheet = deal_sheet(game, names, index, None)
+        bonus = [line for line in sheet.lines if line.what == "going_out"]
+        assert [line.points for line in bonus] == ([points.going_out_bonus]
+                                                   if result.went_out is not None else [])
     simplified = dict(rules_summary(make_rules("classic", card_points="simplified",
                                                point_divisor=5, low_ace_points=5), 2))
     assert "K, Q, J, 10: 2; 2 to 9: 1 each" in simplified["Points"]

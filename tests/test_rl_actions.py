@@ -221,16 +221,16 @@ def test_observation_fields_agree_with_the_view(
                            if c.seat == (seat + relative) % players)
                 assert table[relative].sum() == laid
             assert encoder.field(obs, "melds").sum() == sum(len(m.cards) for m in view.melds)
-            sizes = encoder.field(obs, "hand_sizes") * encoder.pack_size
+            sizes = encoder.field(obs, "hand_sizes") * encoder.space.pack_size
             assert np.allclose(sizes, [view.hand_sizes[(seat + r) % players]
                                        for r in range(players)])
             depth = encoder.field(obs, "pile_depth")
-            jokers = (encoder.field(obs, "pile_joker_depth") if encoder.joker_count
+            jokers = (encoder.field(obs, "pile_joker_depth") if encoder.space.joker_count
                       else np.zeros(0))
             assert int((depth > 0).sum() + (jokers > 0).sum()) == len(view.pile)
             if view.pile:
                 top = view.pile[-1]
-                top_value = 1 / encoder.pack_size
+                top_value = 1 / encoder.space.pack_size
                 assert top_value in depth or top_value in jokers, top
             assert encoder.field(obs, "turn")[(view.turn - seat) % players] == 1
 

@@ -13,7 +13,7 @@ import pytest
 
 from rummy500.client import Api, ServerError, TableConnection
 from rummy500.record import replay, replay_summary
-from serverkit import ServerProcess, play_out, seat_body
+from serverkit import ServerProcess, moves_of, play_out, seat_body
 
 pytestmark = pytest.mark.asyncio
 
@@ -49,7 +49,10 @@ async def test_a_table_is_created_joined_and_started(server: ServerProcess) -> N
     frame = await creator.next(10)
     while frame["type"] != "update":
         frame = await creator.next(10)
-    assert frame["seq"] == 1 and frame["event"] == {"deal": 1, "dealer": frame["state"]["dealer"]}
+    dealer = frame["state"]["dealer"]
+    assert frame["seq"] == 1 and frame["event"] == {
+        "deal": 1, "dealer": dealer, "text": "Deal 1: You deal." if dealer == 0 else
+        f"Deal 1: {frame['state']['seats'][dealer]['name']} deals."}
     assert len(frame["state"]["hand"]) == 7 and frame["state"]["phase"] == "draw"
     summary = await api.summary(made["table"])
     assert summary["status"] == "playing" and summary["seq"] == 1
@@ -119,8 +122,14 @@ async def test_two_people_and_two_computer_players_finish_a_partnership_game(
         assert "legal" not in seat.state
     record = await api.record(table)
     game = replay(record)
-    assert game.finished and replay_summary(game)["rounds"] == ann.state["deals"]
-    assert list(game.totals) == ann.state["totals"]
+    rounds = replay_summary(game)["rounds"]
+    assert game.finished and len(rounds) == len(ann.state["deals"])
+    for played, sheet in zip(rounds, ann.state["deals"], strict=True):
+        assert (played["went_out"], played["melded"], played["in_hand"]) == (
+            sheet["went_out"], sheet["melded"], sheet["in_hand"])
+        for side, score in enumerate(sheet["scores"]):
+            assert sum(line["points"] for line in sheet["lines"] if line["side"] == side) == score
+    assert list(game.totals) == ann.state["totals"] == ann.state["deals"][-1]["totals_after"]
     summary = await api.summary(table)
     assert summary["status"] == "over" and summary["seq"] == ann.seq
     for connection in (ann, cy, watcher):
@@ -163,9 +172,15 @@ async def test_moves_are_checked_by_the_engine(server: ServerProcess) -> None:
     dealt = len(mover.state["hand"])
     answer = await mover.move("draw")
     assert answer == {"type": "ack", "id": answer["id"], "seq": 2}
-    assert mover.state["history"] == ["draw"] and len(mover.state["hand"]) == dealt + 1
+    assert moves_of(mover.state) == ["draw"] and len(mover.state["hand"]) == dealt + 1
+    drawn = mover.state["history"][-1]
+    assert drawn["text"].startswith("You draw ") and drawn["drawn"] in mover.state["hand"]
     frame = await waiter.next(10)
-    assert frame["type"] == "update" and frame["event"] == {"seat": mover.seat, "move": "draw"}
+    assert frame["type"] == "update" and frame["event"]["move"] == "draw"
+    assert "drawn" not in frame["event"] and frame["event"]["seat"] == mover.seat
+    name = frame["state"]["seats"][mover.seat]["name"]
+    assert frame["event"]["text"] == f"{name} draws from the stock"
+    assert frame["state"]["history"][-1] == frame["event"]
     assert len(frame["state"]["hand"]) == dealt
     assert frame["state"]["hand_sizes"][mover.seat] == dealt + 1
     await a.close()

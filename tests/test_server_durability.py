@@ -44,7 +44,7 @@ async def test_kill_9_mid_deal_and_restart_loses_nothing(servers: Servers,
     second = servers.start(database_url, pace=2.0)
     again = await TableConnection.open(second.base, table, token)
     assert again.seq == acked, "the computer player moved before we could look"
-    assert again.state == state
+    assert {key: value for key, value in again.state.items() if key != "chat"} == state
     # The pending computer turn is taken up by the restarted server on its own.
     await again.until(acked + 1, 30)
     assert again.state["history"][: len(state["history"])] == state["history"]

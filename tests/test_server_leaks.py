@@ -35,12 +35,21 @@ from rummy500.client import TableConnection
 from rummy500.game import Game
 from rummy500.record import replay
 from rummy500.session.state import seat_state
-from serverkit import ServerProcess, play_out, replay_changes, start_server
+from serverkit import (
+    ServerProcess,
+    engine_part,
+    play_out,
+    public_event,
+    replay_changes,
+    start_server,
+)
 
 CARD = re.compile(r"(?<![A-Za-z0-9])(?:[A2-9TJQK][cdhs]|\*)(?![A-Za-z0-9])")
 """A card face as the notation writes it."""
 DECLARED = re.compile(r"\*=(?:[A2-9TJQK][cdhs])(?![A-Za-z0-9])")
 """A wild joker with the face it stands for (``*=6h``): a joker, and no 6h."""
+SAID_JOKER = re.compile(r"joker(?:\((?:10|[A2-9JQK])[♣♦♥♠]\)| as (?:10|[A2-9JQK])[♣♦♥♠])")
+"""A wild joker in words, with the face it stands for (``joker(5♣)``, ``joker as 5♣``)."""
 PRETTY = re.compile(r"(?<![A-Za-z0-9])(10|[A2-9JQK])([♣♦♥♠])")
 """A card as people read it (``10♥``), as in the engine's words."""
 SUIT_ORDER = "cdhs"
@@ -197,11 +206,14 @@ def hand_faces(game: Game, seat: int) -> list[str]:
 
 def knowable(game: Game, seat: int | None) -> set[str]:
     """The faces ``seat`` may know now: its own hand and what is public (pile, melds, this
-    deal's history), from the engine's true game, not from anything the server renders."""
+    deal's history, the cards each seat was left with at the end of a finished deal), from
+    the engine's true game, not from anything the server renders."""
     if not game.deals:
         return set()
     deal = game.deal
     faces = set(hand_faces(game, seat)) if seat is not None else set()
+    for finished in game.deals[: len(game.results)]:
+        faces |= {face_text(card) for hand in finished.hands for card in iter_bits(hand)}
     faces |= {face_text(card) for card in deal.pile}
     faces |= {face_text(table_card.card) for meld in deal.melds for table_card in meld.cards}
     for move in deal.moves:
@@ -212,6 +224,7 @@ def knowable(game: Game, seat: int | None) -> set[str]:
 def cards_named(text: str) -> set[str]:
     """The cards ``text`` names, in the notation or as people read them (``10♥``); a
     joker's declared face is no card."""
+    text = SAID_JOKER.sub("*", text)
     text = PRETTY.sub(lambda m: ("T" if m[1] == "10" else m[1]) + SUIT_ORDER[
         "♣♦♥♠".index(m[2])], text)
     return set(CARD.findall(DECLARED.sub("*", text)))
@@ -254,12 +267,13 @@ def check_frame(where: str, seat: int | None, frame: dict[str, Any], game: Game,
     if kind == "welcome":
         assert frame["seat"] == seat
     if kind == "update":
-        assert frame["event"] == event, f"{where}: the event of this change is {event}"
+        assert public_event(frame["event"]) == event, (
+            f"{where}: the event of this change is {event}")
     if kind not in ("welcome", "update"):
         return
     # "next" (the table of the next game, POST …/again) is no part of the engine's view.
     assert frame["state"].get("next") is None, where
-    state = {key: value for key, value in frame["state"].items() if key != "next"}
+    state = engine_part(frame["state"])
     if game.deals:
         deal = game.deal
         assert state["pile"] == [face_text(card) for card in deal.pile], where

@@ -31,7 +31,7 @@ from pgcluster import PostgresCluster, private_cluster
 from rummy500.client import Closed, ServerError, TableConnection
 from rummy500.server.notifier import APPLICATION_NAME, BACKOFF_MAX_S
 from rummy500.server.security import new_table_id
-from serverkit import ServerProcess, Servers
+from serverkit import ServerProcess, Servers, public_event
 
 pytestmark = pytest.mark.asyncio
 
@@ -87,8 +87,18 @@ class Table:
         return f"table {self.id}: {seqs}; {self.log[-6:]}"
 
 
+TIMED = ("clock", "pause_left")
+"""Seconds counted by each process from when it saw the turn or the pause begin."""
+
+
 def public(state: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in state.items() if key not in PRIVATE}
+    """What every seat sees alike: the words of the history and sheets are each reader's
+    own ("You draw…"), so the history as moves and the sheets as scores."""
+    shown = {key: value for key, value in state.items()
+             if key not in (*PRIVATE, *TIMED, "history", "deals")}
+    shown["history"] = [public_event(entry) for entry in state["history"]]
+    shown["deals"] = [(sheet["scores"], sheet["totals_after"]) for sheet in state["deals"]]
+    return shown
 
 
 async def reach(table: Table, connection: TableConnection, seq: int) -> None:
@@ -119,7 +129,8 @@ async def settle(table: Table) -> None:
     assert all(one == seen[0] for one in seen), f"the seats see different tables: {table.where()}"
     for seat in (0, 1):
         here, there = table.connections[seat, A].state, table.connections[seat, B].state
-        assert {**here, "seats": None} == {**there, "seats": None}, (
+        timeless = {key: None for key in ("seats", *TIMED)}
+        assert {**here, **timeless} == {**there, **timeless}, (
             f"seat {seat} sees different tables through A and B: {table.where()}")
 
 

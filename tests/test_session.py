@@ -1,5 +1,5 @@
 """The table session under ``rummy500 play`` (front-end neutral): set-up, moves and refusals,
-computer players' turns, undo, hints, the log, saving and resuming."""
+computer players' turns, undo, hints, the seat's state and the log, saving and resuming."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from rummy500.moves import DISCARD, DRAW, LAYOFF, MELD, TAKE, Move
 from rummy500.narrate import verb
 from rummy500.record import RecordFormatError, ReplayError, game_record, replay
 from rummy500.session.saves import DATA_ENV, SaveStore, data_dir
-from rummy500.session.session import SHOWN_KINDS, Made, SessionError, TableSession
+from rummy500.session.seat_state import SeatState
+from rummy500.session.session import Made, SessionError, TableSession
 from rummy500.session.settings import (
     BOT_PREFERENCE,
     PERSON,
@@ -27,7 +28,10 @@ from rummy500.session.settings import (
     parse_options,
     parse_seats,
 )
-from rummy500.session.words import deal_sheet
+from rummy500.session.sheets import deal_sheet
+from rummy500.session.state import build_state
+from rummy500.session.table_words import TableWords
+from rummy500.session.undo_rule import SHOWN_KINDS
 from rummy500.view import PlayerView
 
 ONE_DEAL = {"max_deals": 1}
@@ -143,7 +147,7 @@ def test_a_refused_move_gives_the_engines_reason_and_changes_nothing(tmp_path: P
         assert turn is not None
         session.apply_bot(turn, turn.decide())
     seat = session.people[0]
-    record, log, saved = game_record(session.game), list(session.log), store.current.read_text()
+    record, log, saved = game_record(session.game), session.log(seat), store.current.read_text()
     hand = next(iter(session.view(seat).hand_cards))
     move = f"discard {face_str(face_of(hand))}"
     expected = session.view(seat).why_illegal(move)
@@ -152,7 +156,7 @@ def test_a_refused_move_gives_the_engines_reason_and_changes_nothing(tmp_path: P
     assert session.play(seat, "meld 7x") is not None  # not a move at all
     assert session.play(1 - seat, "draw") is not None  # a computer player's seat
     assert game_record(session.game) == record
-    assert session.log == log
+    assert session.log(seat) == log
     assert store.current.read_text() == saved
 
 
@@ -167,9 +171,11 @@ def test_computer_players_play_a_whole_game_and_the_save_becomes_the_last_game(
     assert session.finished
     assert not store.exists() and store.last.is_file()
     assert replay(json.loads(store.last.read_text())).finished
-    assert session.log[0].startswith("Deal 1:")
-    assert any(line.startswith("Deal 1 is over") for line in session.log)
-    assert session.log[-1] == deal_sheet(session.game, session.names, 0).outcome
+    log = session.log(None)
+    assert log[0].startswith("Deal 1:")
+    assert any(line.startswith("Deal 1 is over") for line in log)
+    assert log[-1] == deal_sheet(session.game, session.names, 0, None).standing
+    assert "wins the game" in log[-1] or "draw" in log[-1]
 
 
 def test_the_same_seed_deals_and_plays_the_same_game() -> None:
@@ -217,7 +223,7 @@ def test_undo_takes_back_the_persons_discard_and_the_quiet_replies_after_it() ->
             if discard is None:
                 break
             before = game_record(session.game)
-            fen, log = session.game.deal.fen(), list(session.log)
+            fen, log, state = session.game.deal.fen(), session.log(seat), session.state(seat)
             replies = discard_and_wait(session, discard, rng)
             if (session.game.finished or len(session.game.deals) > 1 or not replies
                     or any(r.move.kind in SHOWN_KINDS for r in replies)):
@@ -228,7 +234,8 @@ def test_undo_takes_back_the_persons_discard_and_the_quiet_replies_after_it() ->
             assert [made.move for made in taken[:-1]] == [r.move for r in reversed(replies)]
             assert game_record(session.game) == before
             assert session.game.deal.fen() == fen
-            assert session.log == log
+            assert session.log(seat) == log
+            assert session.state(seat) == state  # the history told again, word for word
             return
     pytest.fail("no position where the computer player only drew and discarded")
 
@@ -376,11 +383,52 @@ def test_the_deal_sheet_adds_up() -> None:
     session = TableSession.new(quick("partnership", options={"max_deals": 2}, seed=6))
     play_until(session, random.Random(6))
     game = session.game
-    for index, result in enumerate(game.results):
-        sheet = deal_sheet(game, session.names, index)
-        assert [row.deal for row in sheet.rows] == list(result.scores)
-        assert all(row.deal == row.table - row.hand for row in sheet.rows)
-        assert sheet.rows[0].who == "You & Random 2"
-    last = deal_sheet(game, session.names, len(game.results) - 1)
-    assert [row.total for row in last.rows] == game.totals
-    assert last.finished and ("win" in last.outcome or "draw" in last.outcome)
+    sheets = session.state(0).deals
+    assert len(sheets) == len(game.results) == 2
+    for index, sheet in enumerate(sheets):
+        assert sheet == deal_sheet(game, session.names, index, 0)
+        assert [sum(line.points for line in sheet.side_lines(side)) for side in (0, 1)] == list(
+            sheet.scores)
+        assert sheet.sides[0] == "You & Random 2"
+        if index == 0:  # who leads, not who won: the game goes on
+            assert not sheet.last and "the game" not in sheet.standing
+    last = sheets[-1]
+    assert list(last.totals_after) == game.totals
+    assert last.last and ("win" in last.standing or "draw" in last.standing)
+
+
+# -- the seat's state and the log -----------------------------------------------------------------
+
+
+def test_the_sessions_state_is_the_one_the_server_builds_for_that_seat() -> None:
+    session = TableSession.new(quick(options={"max_deals": 2}, seed=12))
+    rng = random.Random(12)
+    while len(session.game.deals) < 2 or len(session.game.deal.moves) < 6:
+        play_until(session, rng, moves=1)
+    for reader in (0, 1, None):
+        mine = session.state(reader)
+        told = TableWords.of_game(session.game, session.names)
+        assert mine == build_state(session.game, reader, session.seat_infos(), told)
+        assert SeatState.from_json(json.loads(json.dumps(mine.to_json()))) == mine
+    assert [info.kind for info in session.state(0).seats] == ["person", "bot"]
+    drawn = [entry for entry in session.state(0).history if entry.drawn is not None]
+    assert all(entry.seat == 0 for entry in drawn)
+    assert not any(entry.drawn for entry in session.state(1).history if entry.seat == 0)
+
+
+def test_the_log_keeps_the_move_that_ended_a_deal_before_its_sheet() -> None:
+    session = TableSession.new(quick(options={"max_deals": 2}, seed=14))
+    play_until(session, random.Random(14))
+    game = session.game
+    for reader in (0, None):
+        log = session.log(reader)
+        told = session.histories(reader)[1]
+        assert told[0].text == log[0] and told[0].deal == 1
+        assert told[-1].move == str(game.deals[0].moves[-1])
+        sheet = session.state(reader).deals[0]
+        at = len(told)
+        assert log[:at + 2] == [*(entry.text for entry in told), sheet.text, sheet.standing]
+        assert log[at + 2].startswith("Deal 2: ")
+    mine = [line for line in session.log(0) if line.startswith("You draw ")]
+    assert any(line != "You draw from the stock" for line in mine)  # your card, named to you
+    assert not any(line.startswith("You draw ") for line in session.log(None))  # nor to all

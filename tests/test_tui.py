@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.app import App
+from textual.geometry import Region
 from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets._footer import FooterKey
 
@@ -26,6 +29,7 @@ from rummy500.moves import (
 )
 from rummy500.record import game_record
 from rummy500.session.saves import SaveStore
+from rummy500.session.seat_state import signed
 from rummy500.session.session import TableSession
 from rummy500.session.settings import PERSON, TableSettings, default_settings
 from rummy500.tui.app import PlayApp
@@ -80,6 +84,12 @@ async def settle(pilot: Pilot[Any]) -> None:
     raise AssertionError("the table never came to a person's move")
 
 
+def shown_text(widget: Widget) -> str:
+    """What ``widget`` shows on the screen, line by line."""
+    lines = widget.render_lines(Region(0, 0, widget.size.width, widget.size.height))
+    return "\n".join(line.text.rstrip() for line in lines)
+
+
 def message(app: App[Any]) -> str:
     return str(table_of(app).query_one("#message", Static).render())
 
@@ -91,7 +101,7 @@ async def pick_cards(pilot: Pilot[Any], table: TableScreen, pieces: tuple[int, .
     for piece in pieces:
         shows = piece_shows(piece)
         index = next(i for i, item in enumerate(items)
-                     if i not in used and face_of(item.card) == shows)
+                     if i not in used and item.face == shows)
         used.add(index)
         await pilot.click("#hand", offset=table.hand.offset_of(index))
     assert len(table.selected) == len(pieces)
@@ -176,7 +186,7 @@ async def play_game(pilot: Pilot[Any], seed: int) -> tuple[set[str], list[SheetS
         screen = app.screen
         if isinstance(screen, SheetScreen):
             sheets.append(screen)
-            if screen.sheet.finished:
+            if screen.sheet.last:
                 return kinds, sheets
             await pilot.press("enter")
             continue
@@ -225,7 +235,19 @@ async def test_a_whole_game_played_with_keys_and_clicks(settings: TableSettings,
         assert {MoveKind.DRAW, MoveKind.DISCARD, MoveKind.MELD} <= kinds
         assert len(sheets) == len(session.game.results) == settings.rules().max_deals
         final = sheets[-1].sheet
-        assert [row.total for row in final.rows] == session.game.totals
+        assert list(final.totals_after) == session.game.totals
+        table = table_of(app)
+        assert table.log_lines == session.log(table.viewer)  # the history and sheets, told
+        assert table.log_lines[-2:] == [final.text, final.standing]
+        shown = "\n".join(shown_text(words) for words in sheets[-1].query("Words"))
+        for line in final.lines:  # the sheet, line by line, with the sheet's own figures
+            assert re.search(rf"{re.escape(line.text)} +{re.escape(signed(line.points))}\b",
+                             shown), shown
+        for name, score, total in zip(final.sides, final.scores, final.totals_after,
+                                      strict=True):
+            total_text = str(total).replace("-", "\u2212")
+            assert re.search(rf"{re.escape(name)}: this deal +{re.escape(signed(score))} +"
+                             rf"{total_text}\b", shown), shown
         await pilot.press("a")  # play again: a new game with the same set-up
         await pilot.pause()
         again = table_of(app).session
@@ -239,7 +261,6 @@ async def test_a_whole_game_played_with_keys_and_clicks(settings: TableSettings,
 def app_at(settings: TableSettings, hands: list[str], **position: Any) -> PlayApp:
     """The app on a table dealt with these hands (seat 0 plays first); nothing is saved."""
     game = deal_from_hands(settings.rules(), hands, **position)
-    game.auto_deal = True
     return PlayApp(settings, None, session=TableSession(settings, game), delay=0)
 
 
@@ -362,7 +383,7 @@ async def test_a_rummy_call_is_offered_to_the_next_person_who_can_claim() -> Non
         await choose(pilot, "lay off 9♠ from the pile on m1")
         await until(pilot, lambda: made(app)[-1] != "discard 9s", "the claim made")
         assert made(app)[-1] == "rummy layoff 9s m1"
-        assert table_of(app).session.log[-1] == (
+        assert table_of(app).session.log(None)[-1] == (
             "Ann calls rummy and lays off 9♠ from the pile on m1 (9 points)")
 
 
@@ -473,8 +494,8 @@ async def test_hot_seat_hides_each_hand_until_its_player_is_ready() -> None:
         assert table.hand.items == [] and table.viewer is None
         await pilot.press("enter")
         await pilot.pause()
-        hand = {item.card for item in table.hand.items}
-        assert hand == set(iter_bits(session.view(first).hand))
+        hand = sorted(item.face for item in table.hand.items)
+        assert hand == sorted(map(face_of, iter_bits(session.view(first).hand)))
         await pilot.press("d")
         await pilot.click("#hand", offset=table.hand.offset_of(0))
         await pilot.press("x")
@@ -486,8 +507,8 @@ async def test_hot_seat_hides_each_hand_until_its_player_is_ready() -> None:
         assert table.hand.items == []
         await pilot.press("enter")
         await pilot.pause()
-        assert {item.card for item in table.hand.items} == set(
-            iter_bits(session.view(1 - first).hand))
+        assert sorted(item.face for item in table.hand.items) == sorted(
+            map(face_of, iter_bits(session.view(1 - first).hand)))
         assert table.active_bindings["u"].binding.action == "explain_undo"  # no undo here
 
 

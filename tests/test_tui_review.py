@@ -1,6 +1,6 @@
 """The terminal game at 80 × 24 (issue 9, items 9 and 16-19): names shown as written, a
 save folder that cannot be written, the log's wrapped lines, where the focus stays, the
-finished table on the score sheet, resizing, the command line's refusals."""
+score sheet line by line, resizing, the command line's refusals."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from rummy500.tui.app import PlayApp
 from rummy500.tui.screens import CoverScreen, SheetScreen
 from rummy500.tui.table import TableScreen
 from rummy500.tui.widgets import FlowBar
-from test_tui import args_for, settle, table_of
+from test_tui import args_for, settle, shown_text, table_of
 
 SMALL = (80, 24)
 
@@ -97,8 +97,7 @@ async def test_wrapped_log_lines_keep_every_letter_at_80_columns() -> None:
         log = table.query_one("#log", RichLog)
         token = "".join(chr(97 + n % 26) for n in range(400))  # folded at the very edge
         for _ in range(3):  # the first long lines come before the log needs its scrollbar
-            table.session.log.append(token)
-            table.update_table()
+            table.notice(token)
             await pilot.pause()
         await pilot.pause()
         assert log.show_vertical_scrollbar
@@ -144,7 +143,7 @@ async def test_the_focus_stays_in_the_move_box_across_a_hot_seat_hand_over() -> 
 
 
 @pytest.mark.asyncio
-async def test_the_score_sheet_shows_the_finished_table() -> None:
+async def test_the_score_sheet_shows_every_line_and_the_hands_left() -> None:
     app = app_for(quick(seed=2, options={"stock_exhausted": "end", "hand_size_two": 24},
                         seats=(PERSON, "simple")))
     rng = random.Random(1)
@@ -162,13 +161,17 @@ async def test_the_score_sheet_shows_the_finished_table() -> None:
             table.after_move(table.session.made[-1])
         screen = app.screen
         assert isinstance(screen, SheetScreen)
-        deal = table_of(app).session.game.deals[0]
-        assert deal.melds, "no meld reached the table: choose another seed"
-        assert len(screen.sheet.table) == len(deal.melds) + 1
-        shown = " ".join(str(w.render()) for w in screen.query(".table"))
-        for meld in deal.melds:
-            assert f"{meld.name} " in shown
-        assert "pile:" in shown
+        sheet = screen.sheet
+        assert sheet == table_of(app).session.state(0).deals[0]
+        assert {line.what for line in sheet.lines} >= {"on_table", "in_hand"}
+        shown = "\n".join(shown_text(words) for words in screen.query("Words"))
+        for line in sheet.lines:
+            assert line.text in shown
+        assert shown.startswith(sheet.text) and sheet.standing in shown
+        left = " ".join(shown_text(words) for words in screen.query(".hands"))
+        assert left.startswith("Cards left in hand:")
+        for name, hand in zip(screen.names, sheet.hands, strict=True):
+            assert (f"{name}: " in left) == bool(hand)
         from textual.containers import Vertical
         box = screen.query_one(Vertical)
         assert box.max_scroll_y == 0  # at 80 x 24 the whole sheet, keys included, is in view
@@ -179,8 +182,7 @@ async def test_resizing_keeps_the_turn_line_and_the_key_bar() -> None:
     app = app_for(quick(seed=3))
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        table_of(app).session.log.append("".join(chr(97 + n % 26) for n in range(300)))
-        table_of(app).update_table()
+        table_of(app).notice("".join(chr(97 + n % 26) for n in range(300)))
         await pilot.pause()
         await pilot.resize_terminal(80, 24)
         await pilot.pause()

@@ -28,6 +28,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 from .errors import BadInputError
 
+WAITING_FIELDS = ("waiting_for", "pause_left", "clock")
+"""What a ``waiting`` frame changes in the state."""
+
 
 class ServerError(Exception):
     """The server answered with an error (``status``, ``code``, its words)."""
@@ -197,6 +200,8 @@ class TableConnection:
             self.state["seats"] = [{k: v for k, v in s.items()} for s in frame["seats"]]
         elif kind == "next" and self.state and isinstance(frame.get("table"), str):
             self.state["next"] = frame["table"]
+        elif kind == "waiting" and self.state:
+            self.state.update({key: frame.get(key) for key in WAITING_FIELDS})
         return frame
 
     @property

@@ -89,13 +89,7 @@ class Deal:
         restock: Sequence[Sequence[int]] = (),
         rng: random.Random | None = None,
     ) -> None:
-        self.rules = rules
-        self.players = players
-        self.dealer = dealer
-        self.deck = tuple(deck)
-        self.points = points_for(rules)
-        self.rng = rng
-        self.restock_orders: list[list[int]] = [list(order) for order in restock]
+        self._begin(rules, players, dealer, deck, restock, rng)
         self.hands, self.pile, self.stock = deal_out(rules, players, dealer, deck)
         self.melds: list[Meld] = []
         self.credit = [0] * players
@@ -135,13 +129,7 @@ class Deal:
         """A deal with every field given and nothing checked: the one constructor of
         :func:`rummy500.position.from_position`, which checks the position it builds."""
         deal = object.__new__(cls)
-        deal.rules = rules
-        deal.players = players
-        deal.dealer = dealer
-        deal.deck = tuple(deck)
-        deal.points = points_for(rules)
-        deal.rng = rng
-        deal.restock_orders = [list(order) for order in restock]
+        deal._begin(rules, players, dealer, deck, restock, rng)
         deal.hands = hands
         deal.pile = pile
         deal.stock = stock
@@ -162,6 +150,18 @@ class Deal:
         deal.movers = movers
         deal._stack = []
         return deal
+
+    def _begin(self, rules: Rules, players: int, dealer: int, deck: Sequence[int],
+               restock: Sequence[Sequence[int]], rng: random.Random | None) -> None:
+        """What a deal holds from its start however it is made: the rules and seats, the
+        pack order that dealt it, and how the stock is made again."""
+        self.rules = rules
+        self.players = players
+        self.dealer = dealer
+        self.deck = tuple(deck)
+        self.points = points_for(rules)
+        self.rng = rng
+        self.restock_orders: list[list[int]] = [list(order) for order in restock]
 
     def rearranged(self, hands: Sequence[int], stock: Sequence[int]) -> Deal:
         """This position with the same cards laid out otherwise in the hands and the stock

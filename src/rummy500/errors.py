@@ -162,6 +162,10 @@ class TournamentError(OptionsError):
     """A tournament that cannot be run as asked, or a bot that broke the rules."""
 
 
+class SprtError(OptionsError):
+    """A stopping rule (``--sprt ELO0,ELO1``) that cannot be used as given."""
+
+
 class MissingExtraError(Rummy500Error, ImportError, code="missing_extra"):
     """A feature needs an optional dependency (an extra) that is not installed.
 
@@ -218,6 +222,7 @@ __all__ = [
     "SessionError",
     "SettingsError",
     "SimulationError",
+    "SprtError",
     "StaleError",
     "TooLargeError",
     "TournamentError",

@@ -12,6 +12,7 @@ from __future__ import annotations
 from .cards import (
     JOKER,
     JOKER_MASK,
+    NATURAL_MASK,
     faces_present,
     faces_twice,
     iter_bits,
@@ -19,12 +20,12 @@ from .cards import (
 from .melds import DECLARED, JOKER_SET, Meld, find_melds
 from .moves import (
     DISCARD,
-    DRAW,
-    END,
+    DRAW_MOVE,
+    END_MOVE,
     LAYOFF,
     LOWER,
     MELD,
-    PASS,
+    PASS_MOVE,
     RUMMY_LAYOFF,
     RUMMY_MELD,
     TAKE,
@@ -36,20 +37,14 @@ from .turn_rules import (
     PLAY_PHASE,
     RUMMY_PHASE,
     Position,
-    can_draw,
     discards_allowed,
     jokers_of,
     keeps_obligation,
     most_laid,
-    take_must_be_used,
-    usable_cards,
+    pile_takes,
 )
 
 _new_tuple = tuple.__new__
-
-DRAW_MOVE = Move(DRAW)
-END_MOVE = Move(END)
-PASS_MOVE = Move(PASS)
 
 
 def legal_moves(pos: Position) -> list[Move]:
@@ -102,45 +97,36 @@ def _layoff_move(kind: str, piece: int, number: int) -> Move:
 
 
 def _draw_moves(pos: Position) -> list[Move]:
-    rules, pile, hand, melds = pos.rules, pos.pile, pos.hand, pos.melds
-    moves = [DRAW_MOVE] if can_draw(pos) else [END_MOVE]
-    top = len(pile) - 1
-    if top < 0:
+    rules, _, hand, pile, melds, stock_count, _, _ = pos  # at once: cheaper than by name
+    # can_draw and take_must_be_used (of the top card) written out: a draw is listed before
+    # every draw of a play-out (tests/test_random_play.py holds the listing to the checker)
+    moves = [DRAW_MOVE] if stock_count > 0 else [END_MOVE]
+    if not pile:
         return moves
-    seen = 0
-    lower = 0  # faces whose second copy from the top was met (take 7h/2)
-    if take_must_be_used(rules, top + 1, top, pos.stock_count):
-        allowed = usable_cards(rules, hand, pile, melds)
-    else:  # the top card is free to take
-        allowed = (usable_cards(rules, hand, pile, melds, top) if top else 0) | 1 << top
-    for index in range(top, -1, -1):
+    top_must_be_used = rules.top_discard_must_be_used or stock_count == 0
+    takes, lower_takes = pile_takes(rules, hand, pile, melds, top_must_be_used)
+    takes |= lower_takes
+    while takes:  # from the top of the pile down
+        index = takes.bit_length() - 1
+        takes ^= 1 << index
         card = pile[index]
-        face = JOKER if card & 15 == 15 else card & 63
-        if seen >> face & 1:
-            if face == JOKER or lower >> face & 1:
-                continue
-            lower |= 1 << face
-            move = _LOWER_TAKES[face]
+        if lower_takes >> index & 1:
+            moves.append(_LOWER_TAKES[card & 63])
         else:
-            seen |= 1 << face
-            move = _TAKES[face] if face != JOKER else Move(TAKE, (JOKER,))
-        if not allowed >> index & 1:
-            continue
-        moves.append(move)
+            moves.append(_TAKES[JOKER if card & 15 == 15 else card & 63])
     return moves
 
 
 def _play_moves(pos: Position) -> list[Move]:
-    rules, hand, melds = pos.rules, pos.hand, pos.melds
-    faces = faces_present(hand)
+    rules, _, hand, _, melds, _, must_use, no_discard = pos
+    faces = (hand | hand >> 64) & NATURAL_MASK  # faces_present(hand), written out
     wild, persian = jokers_of(rules, hand) if hand & JOKER_MASK else (0, 0)
     most = most_laid(rules, hand.bit_count())
+    found = meld_search(rules, hand, faces, wild, persian)
     new = _new_tuple  # Move(MELD, pieces) without Move.__new__'s check of the kind
     candidates: list[Move] = [
-        new(Move, (MELD, pieces, 0))
-        for pieces in meld_search(rules, hand, faces, wild, persian)
-        if len(pieces) <= most
-    ]
+        new(Move, (MELD, pieces, 0)) for pieces in found if len(pieces) <= most
+    ] if found else []
     if most >= 1:
         hit_moves = _HITS
         for meld in melds:
@@ -154,24 +140,24 @@ def _play_moves(pos: Position) -> list[Move]:
             hits = fits & faces
             if hits:
                 key = hits << 16 | meld.number
-                found = hit_moves.get(key)
-                candidates += found if found is not None else _hit_layoffs(key)
+                candidates += hit_moves.get(key) or _hit_layoffs(key)
             if wild:
                 candidates.extend(
                     _layoff_move(LAYOFF, DECLARED + f, meld.number) for f in iter_bits(fits)
                 )
-    if pos.must_use >= 0:
+    if must_use >= 0:
         return [m for m in candidates if keeps_obligation(pos, m)]
-    discards = discards_allowed(pos, faces | (1 << JOKER if wild or persian else 0))
+    discards = faces | (1 << JOKER if wild or persian else 0)
+    if no_discard >= 0:  # else every card held may be discarded
+        discards = discards_allowed(pos, discards)
     chunks = _CHUNKS
-    for suit in range(4):
-        chunk = discards >> (suit << 4) & 0x3FFE
+    for shift in (0, 16, 32, 48):  # a suit's ranks at a time
+        chunk = discards >> shift & 0x3FFE
         if chunk:
-            key = suit << 16 | chunk
-            found = chunks.get(key)
-            candidates += found if found is not None else _chunk_discards(key)
+            key = shift << 12 | chunk
+            candidates += chunks.get(key) or _chunk_discards(key)
     if discards >> JOKER & 1:
-        candidates.append(Move(DISCARD, (JOKER,)))
+        candidates.append(_DISCARDS[JOKER])
     return candidates
 
 

@@ -100,6 +100,11 @@ _DESCRIPTIONS: dict[MoveKind, str] = {
 }
 """Each kind of move in plain words, with the cards and the meld to fill in."""
 
+DRAW_MOVE = Move(DRAW)
+END_MOVE = Move(END)
+PASS_MOVE = Move(PASS)
+"""The moves without pieces, made once (a listing hands them out before every move)."""
+
 _KIND_LIST = ", ".join(list(MOVE_KINDS)[:-1]) + " and " + list(MOVE_KINDS)[-1]
 
 

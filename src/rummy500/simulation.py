@@ -26,6 +26,7 @@ from .errors import SimulationError as SimulationError
 from .game import Game
 from .kinds import DealEnd
 from .moves import DRAW, END, TAKE
+from .record import game_record
 from .rules import Rules, make_rules, parse_options
 
 ENDINGS = tuple(DealEnd)
@@ -124,6 +125,28 @@ def play_deal(
     turns = sum(1 for move in deal.moves if move.kind in TURN_STARTS)
     outcome = DealOutcome(index, dseed, deal.dealer, game.results[-1], len(deal.moves), turns)
     return game, outcome
+
+
+def play_deals(
+    rules: Rules,
+    players: int,
+    bots: Sequence[str],
+    seed: int,
+    indexes: Iterable[int],
+    *,
+    time_budget: float = 1.0,
+    worlds: int | None = None,
+    records: bool = False,
+) -> list[tuple[DealOutcome, dict[str, Any] | None]]:
+    """Deals ``indexes`` of the run seeded with ``seed`` (:func:`play_deal`), as one unit of
+    work played elsewhere (a cluster's worker): each outcome, with its game's record
+    when ``records``."""
+    played: list[tuple[DealOutcome, dict[str, Any] | None]] = []
+    for index in indexes:
+        game, outcome = play_deal(rules, players, bots, seed, index, time_budget=time_budget,
+                                  worlds=worlds)
+        played.append((outcome, game_record(game) if records else None))
+    return played
 
 
 # -- statistics -----------------------------------------------------------------------------------
@@ -295,6 +318,7 @@ __all__ = [
     "make_bots",
     "parse_options",
     "play_deal",
+    "play_deals",
     "play_turns",
     "rules_from_options",
     "seat_bots",

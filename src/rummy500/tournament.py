@@ -11,7 +11,9 @@ Per bot it reports the share of games won with a Wilson 95% interval, the mean
 points per deal with a normal 95% interval, and the time of its decisions;
 with exactly two bots, the mean per-deal point difference over duplicate pairs
 with its interval; with more than two, a Bradley-Terry rating table from the
-pairwise game results (Elo scale).
+pairwise game results (Elo scale). With a stopping rule (:mod:`rummy500.sprt`) a two-bot
+match ends as soon as the duplicate sets played so far decide it, taken in the order of
+their index: the verdict and the report do not depend on which set finished first.
 
 >>> from rummy500.rules import make_rules
 >>> result = run_tournament(TournamentSpec(("simple", "random"), 2, make_rules("classic"),
@@ -26,8 +28,8 @@ import math
 import os
 import random
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Generator, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +40,7 @@ from .errors import BadInputError, OptionsError
 from .errors import TournamentError as TournamentError
 from .game import Game
 from .rules import Rules
+from .sprt import SetWatch, Sprt, SprtRun
 
 Z95 = 1.959963984540054
 MAX_DEALS_PER_GAME = 200
@@ -65,6 +68,8 @@ class TournamentSpec:
     workers: int = 2
     """Processes playing at once; at most the machine's cores are started."""
     max_deals: int = MAX_DEALS_PER_GAME
+    sprt: Sprt | None = None
+    """Stop a two-bot match once this test decides (``count`` is then the most played)."""
 
     def lineup(self) -> list[str]:
         return [self.bots[seat % len(self.bots)] for seat in range(self.players)]
@@ -104,6 +109,21 @@ class TournamentSpec:
         if self.workers < 1:
             raise TournamentError("at least one worker process is needed")
         self.rules.check_players(self.players)
+        if self.sprt is not None:
+            self._check_sprt(self.sprt)
+
+    def _check_sprt(self, test: Sprt) -> None:
+        lineup = self.lineup()
+        names = list(dict.fromkeys(lineup))
+        if len(names) != 2:
+            raise TournamentError("the stopping rule (--sprt) is for a match of two bots")
+        if lineup.count(names[0]) != lineup.count(names[1]):
+            raise TournamentError(f"the stopping rule (--sprt) needs the two bots on as many "
+                                  f"seats each; the line-up is {', '.join(lineup)}")
+        try:
+            test.check()
+        except ValueError as error:
+            raise TournamentError(f"--sprt: {error}") from None
 
 
 # -- one game -----------------------------------------------------------------------------
@@ -173,7 +193,12 @@ def play_one(spec: TournamentSpec, index: int, rotation: int) -> GameOutcome:
     return GameOutcome(index, rotation, seating, winners, deal_scores, times)
 
 
-def _play_batch(spec: TournamentSpec, jobs: list[tuple[int, int]]) -> list[GameOutcome]:
+Batch = list[tuple[int, int]]
+"""(game index, rotation) pairs played together: one unit of work."""
+
+
+def play_batch(spec: TournamentSpec, jobs: Batch) -> list[GameOutcome]:
+    """The games of ``jobs``, each depending on the spec, its index and rotation only."""
     return [play_one(spec, index, rotation) for index, rotation in jobs]
 
 
@@ -281,6 +306,7 @@ class TournamentResult:
     difference: tuple[str, str, list[float]] | None = None
     """With two bots: (a, b, per game index the mean per-deal points of a minus b)."""
     ratings: dict[str, float] | None = None
+    sprt: SprtRun | None = None
 
     def as_dict(self) -> dict[str, Any]:
         spec = self.spec
@@ -307,6 +333,9 @@ class TournamentResult:
                                   "ci95": [round(lo, 2), round(hi, 2)], "pairs": len(values)}
         if self.ratings is not None:
             data["ratings"] = {name: round(r, 1) for name, r in self.ratings.items()}
+        if self.sprt is not None:
+            data["sprt"] = {**self.sprt.as_dict(), "bot": self.spec.lineup()[0],
+                            "stopped_early": self.sprt.sets < spec.count}
         return data
 
 
@@ -368,36 +397,75 @@ def summarize(spec: TournamentSpec, outcomes: Sequence[GameOutcome], seconds: fl
 
 Progress = Callable[[int, int], None]
 
+Player = Callable[[TournamentSpec, Iterator[Batch]], Generator[list[GameOutcome], None, None]]
+"""Plays batches somewhere (:func:`play_here`, or a cluster: rummy500.commands.cluster),
+yielding each batch's outcomes as it finishes; closed early, it gives up the rest."""
+
+IN_FLIGHT = 4
+"""Batches handed to each worker ahead of time, so that none waits for work."""
+
 
 def usable_workers(asked: int) -> int:
     """The worker processes to start for ``asked``: never more than the machine's cores."""
     return max(1, min(asked, os.cpu_count() or 1))
 
 
-def run_tournament(spec: TournamentSpec, progress: Progress | None = None) -> TournamentResult:
-    """Play the whole tournament; ``progress(done, total)`` after every game."""
+def play_here(spec: TournamentSpec, batches: Iterator[Batch]
+              ) -> Generator[list[GameOutcome], None, None]:
+    """Play on this machine: in this process, or in a pool of ``spec.workers`` processes."""
+    workers = usable_workers(spec.workers)
+    if workers == 1 or spec.count == 1:
+        for batch in batches:
+            yield play_batch(spec, batch)
+        return
+    pool = ProcessPoolExecutor(max_workers=workers)
+    pending: set[Future[list[GameOutcome]]] = set()
+    try:
+        for batch in batches:
+            pending.add(pool.submit(play_batch, spec, batch))
+            while len(pending) >= IN_FLIGHT * workers:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield future.result()
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def run_tournament(spec: TournamentSpec, progress: Progress | None = None,
+                   player: Player = play_here) -> TournamentResult:
+    """Play the whole tournament; ``progress(done, total)`` after every batch of games.
+
+    ``player`` plays the batches (one game index, every rotation, each); the result is the
+    same whoever plays them, as each game depends on the spec and its index only.
+    """
     spec.check()
     rotations = len(spec.rotations())
-    jobs = [(index, rotation) for index in range(spec.count) for rotation in range(rotations)]
-    total = len(jobs)
+    total = spec.count * rotations
+    batches = ([(index, rotation) for rotation in range(rotations)]
+               for index in range(spec.count))
+    watch = (SetWatch(spec.sprt, spec.lineup()[0], rotations) if spec.sprt is not None
+             else None)
     outcomes: list[GameOutcome] = []
     start = time.perf_counter()
     if progress is not None:
         progress(0, total)
-    workers = usable_workers(spec.workers)
-    if workers == 1 or total == 1:
-        for job in jobs:
-            outcomes.append(play_one(spec, *job))
+    games = player(spec, batches)
+    try:
+        for finished in games:
+            outcomes.extend(finished)
             if progress is not None:
                 progress(len(outcomes), total)
-    else:
-        size = max(1, min(rotations, total // (workers * 8) or 1))
-        batches = [jobs[i:i + size] for i in range(0, total, size)]
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(_play_batch, spec, batch) for batch in batches]
-            for future in as_completed(futures):
-                outcomes.extend(future.result())
-                if progress is not None:
-                    progress(len(outcomes), total)
+            if watch is not None and watch.add(finished):
+                break
+    finally:
+        games.close()
+    if watch is not None:
+        outcomes = [o for o in outcomes if o.index < watch.run.sets]
     outcomes.sort(key=lambda o: (o.index, o.rotation))
-    return summarize(spec, outcomes, time.perf_counter() - start)
+    result = summarize(spec, outcomes, time.perf_counter() - start)
+    result.sprt = watch.run if watch is not None else None
+    return result

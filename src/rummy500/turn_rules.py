@@ -4,7 +4,10 @@ The move listing (:mod:`rummy500.listing`) and the checker (:mod:`rummy500.legal
 these, as PokerKit's ``can_x``/``verify_x`` pairs do, so that a rule cannot say one thing
 when the moves are listed and another when a move is checked: which cards may be laid
 while keeping one to discard (``discard_to_go_out``), when a card taken from the pile
-must be used, whether it still can be, and what may be discarded.
+must be used, whether it still can be, and what may be discarded. (The listing writes out
+the two one-line rules it asks before every draw of a play-out, :func:`can_draw` and
+:func:`take_must_be_used` of the top card; ``tests/test_random_play.py`` holds every listing
+to the checker.)
 """
 
 from __future__ import annotations
@@ -106,39 +109,64 @@ def jokers_of(rules: Rules, cards: int) -> tuple[int, int]:
     return (count, 0) if rules.jokers == "wild" else (0, count)
 
 
-def usable_cards(rules: Rules, hand: int, cards: Sequence[int], melds: list[Meld],
-                 count: int | None = None) -> int:
-    """Which of ``cards`` (a pile, bottom first) can reach the table this turn, as bits by
-    index: the card at ``i`` held with ``hand`` and the cards above it (taken with it),
-    laying at most :func:`most_laid` of them all. Only the lowest ``count`` are asked.
+def can_still_use(rules: Rules, card: int, hand: int, melds: list[Meld]) -> bool:
+    """Whether ``card`` (held in ``hand``) can still reach the table this turn."""
+    return pile_takes(rules, hand & ~(1 << card), (card,), melds, True)[0] == 1
+
+
+def pile_takes(rules: Rules, hand: int, pile: Sequence[int], melds: list[Meld],
+               top_must_be_used: bool) -> tuple[int, int]:
+    """What the pile (bottom first) offers a player holding ``hand`` to take, as bits by
+    pile index: (the cards ``take f`` takes, the top copy of each face; the cards
+    ``take f/2`` takes, the second copy from the top, never a joker), each only if it may be
+    taken now. The top card may be taken freely unless ``top_must_be_used``
+    (:func:`take_must_be_used`); any other card only if it can then reach the table this
+    turn, held with ``hand`` and the cards above it (taken with it), laying at most
+    :func:`most_laid` of them all.
 
     The one test of the must-use rule: of a take (the listing and the checker) and of a
     play that leaves a card still to use (:func:`can_still_use`).
     """
-    fits = run_suits = 0  # what the table takes at once, and the suits of its runs
-    for meld in melds:
-        fits |= meld.fits
-        if meld.kind == RUN:
-            run_suits |= 1 << meld.suit
-    quick = rules.set_suits != "any"
+    fits = run_suits = -1  # what the table takes at once, and the suits of its runs (-1: not
+    # yet worked out: many takes are settled without them)
+    distinct_sets = rules.set_suits != "any"
     wild_rules = rules.jokers == "wild"
     min_run = rules.min_run
-    last = len(cards) - 1 if count is None else count - 1
     held = hand
-    budget = most_laid(rules, hand.bit_count())
-    usable = 0
-    for index in range(len(cards) - 1, -1, -1):
-        card = cards[index]
+    budget = most_laid(rules, hand.bit_count())  # and one more for each card taken
+    seen = lower = 0  # the faces met from the top down, and those met a second time
+    usable = seconds = 0  # the cards that may be taken, and the second copies among all
+    for index in range(len(pile) - 1, -1, -1):
+        card = pile[index]
+        others = held  # the hand and the cards above this one
         held |= 1 << card
-        budget += 1  # each card taken is one more that may be laid
-        if index > last:
+        budget += 1
+        face = JOKER if card & 15 == 15 else card & 63
+        if seen >> face & 1:
+            if face == JOKER or lower >> face & 1:
+                continue  # no take names this copy
+            lower |= 1 << face
+            seconds |= 1 << index
+        else:
+            seen |= 1 << face
+            if not top_must_be_used:  # the top card, free to take
+                top_must_be_used = True
+                usable |= 1 << index
+                continue
+        if face == JOKER or not distinct_sets:
+            if _needed(rules, card, others, melds) > budget:
+                continue
+            usable |= 1 << index
             continue
-        others = held & ~(1 << card)
-        face = card & 63
-        if card & 15 == 15 or not quick:
-            ok = _needed(rules, card, others, melds) <= budget
-        elif fits >> face & 1:
-            ok = budget >= 1
+        if fits < 0:
+            fits = run_suits = 0
+            for meld in melds:
+                fits |= meld.fits
+                if meld.kind == RUN:
+                    run_suits |= 1 << meld.suit
+        if fits >> face & 1:
+            if budget < 1:
+                continue
         else:
             # Written out for a natural card (the answers of _needed): two more of the rank
             # make a set of 3, the fewest when nothing on the table takes the card; else,
@@ -147,27 +175,23 @@ def usable_cards(rules: Rules, hand: int, cards: Sequence[int], melds: list[Meld
             faces = (others | others >> 64) & NATURAL_MASK
             rank = face & 15
             if (faces >> rank & RANK_BITS).bit_count() - (faces >> face & 1) >= 2:
-                ok = budget >= 3
+                if budget < 3:
+                    continue
             elif (wild_rules and others & JOKER_MASK) or run_suits >> (face >> 4) & 1:
-                ok = _needed(rules, card, others, melds) <= budget
-            elif budget < min_run:
-                ok = False
+                if _needed(rules, card, others, melds) > budget:
+                    continue
             else:
+                if budget < min_run:
+                    continue
                 suit_bits = faces >> (face & 48) & 0x3FFE
                 ext = suit_bits | (suit_bits & 2) << 13
-                ok = False
                 for window in run_windows(min_run)[rank]:
                     if ext & window == window:
-                        ok = True
                         break
-        if ok:
-            usable |= 1 << index
-    return usable
-
-
-def can_still_use(rules: Rules, card: int, hand: int, melds: list[Meld]) -> bool:
-    """Whether ``card`` (held in ``hand``) can still reach the table this turn."""
-    return usable_cards(rules, hand & ~(1 << card), (card,), melds) == 1
+                else:
+                    continue
+        usable |= 1 << index
+    return usable & ~seconds, usable & seconds
 
 
 def _needed(rules: Rules, card: int, others: int, melds: list[Meld]) -> int:

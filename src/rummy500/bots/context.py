@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import math
 
-from ..cards import JOKER, face_of, faces_present
+from ..cards import JOKER, faces_present
 from ..game import winner_after
-from ..melds import JOKER_SET, find_melds
-from ..scoring import points_for
+from ..melds import find_melds
+from ..scoring import Points, points_for
 from ..view import PlayerView
+from .face_pairs import PARTNERS
 from .handeval import Evaluator
 from .knowledge import Knowledge
 from .simple import meld_points
+from .table_facts import RULE_SETS_KEPT
 
 HAZARD = (1.0, 0.38, 0.2, 0.11, 0.02, 0.006, 0.003)
 """The chance that a player holding this many cards goes out before the next round
@@ -28,6 +30,15 @@ AVERAGE_EXTRA_CARD = 2.0
 """What a card taken along with a deep take is worth to whoever takes it, on average."""
 RACE = 100.0
 """What ending the deal with the game won (or lost) is worth, in points of the deal."""
+MELDS_KEPT = 50_000
+"""The most face sets whose best meld one rule set keeps (then it starts afresh)."""
+
+_MELDS_WITH: dict[tuple[int, Points], dict[int, int]] = {}
+"""Per rule set (its shortest run and its points), the points of the best meld of a set of
+faces holding a given face: the same pile and known cards come back decision after
+decision."""
+_SIDES: dict[tuple[bool, int, int], tuple[list[int], list[int]]] = {}
+"""The opponents and partners of a seat, by partnership, players and seat (read only)."""
 
 
 class Context:
@@ -39,25 +50,30 @@ class Context:
         self.rules = rules = view.rules
         self.points = points_for(rules)
         self.know = know = Knowledge(view)
-        self.opponents = know.opponents()
-        self.partners = know.partners()
+        sides = _SIDES.get((rules.partnership, view.players, view.seat))
+        if sides is None:
+            sides = _SIDES[(rules.partnership, view.players, view.seat)] = (
+                know.opponents(), know.partners())
+        self.opponents, self.partners = sides
         self.draws = self._draws()
         self.stuck = 0.35 + 0.65 * math.exp(-self.draws / 4.0)
         if view.stock_count == 0 and rules.stock_exhausted != "reshuffle":
             self.stuck = 1.0
         self.evaluator = Evaluator(rules, self.points, view.melds, know.live, know.pool,
-                                   know.pile_count, self.draws, self.stuck)
-        fits = 0
-        for meld in view.melds:
-            if meld.kind != JOKER_SET:
-                fits |= meld.fits
-        self.table_fits = fits
-        self.joker_room = any(m.kind == JOKER_SET and m.fits for m in view.melds)
-        pile_faces = 0
-        for card in view.pile:
-            pile_faces |= 1 << face_of(card)
-        self.pile_faces = pile_faces & ~(1 << JOKER)
+                                   know.pile_count, self.draws, self.stuck, know.unseen,
+                                   know.table)
+        self.table_fits = know.table.fit_faces
+        self.joker_room = know.table.joker_set_open
+        self.pile_faces = know.pile_faces & ~(1 << JOKER)
         self._feed: dict[int, float] = {}
+        self._rivals: list[tuple[float, int, float, int]] | None = None
+        self._partner_faces = [faces_present(view.known[seat]) for seat in self.partners]
+        melds_with = _MELDS_WITH.get((rules.min_run, self.points))
+        if melds_with is None:
+            if len(_MELDS_WITH) >= RULE_SETS_KEPT:
+                _MELDS_WITH.clear()
+            melds_with = _MELDS_WITH[(rules.min_run, self.points)] = {}
+        self._melds_with = melds_with
 
     # -- how long the deal may last ------------------------------------------------------
 
@@ -70,11 +86,12 @@ class Context:
             stock_turns += len(view.pile) / players
         elif view.rules.stock_exhausted == "discard_pile":
             stock_turns += 0.5
-        out_turns = min(
-            (self.going_out_turns(size) for seat, size in enumerate(view.hand_sizes)
-             if seat != view.seat),
-            default=99.0,
-        )
+        fewest = -1
+        for seat, size in enumerate(view.hand_sizes):
+            if seat != view.seat and (fewest < 0 or size < fewest):
+                fewest = size
+        # the fewest cards need the fewest turns (going_out_turns grows with the cards)
+        out_turns = 99.0 if fewest < 0 else self.going_out_turns(fewest)
         return max(0.0, min(stock_turns, out_turns))
 
     def hazard(self) -> float:
@@ -156,7 +173,6 @@ class Context:
         return found
 
     def _compute_feed(self, face: int) -> float:
-        view = self.view
         rules = self.rules
         points = self.points
         if face == JOKER:
@@ -167,48 +183,72 @@ class Context:
         if self.table_fits >> face & 1:
             return value * (1.6 if rules.rummy_calls else 1.3)
         feed = 0.0
-        rank, suit = face & 15, face >> 4
         live = self.know.live
-        weights = [1.0] + [0.45] * (len(self.opponents) - 1)
-        for weight, seat in zip(weights, self.opponents, strict=False):
-            known = faces_present(view.known[seat])
-            discarded = 0 if self.light else self.know.records[seat].discarded
-            q = self.know.share(seat)
-            # a meld with the pile and the opponent's known cards, at once
-            pool = self.pile_faces | known | 1 << face
-            best = 0
-            for pieces in find_melds(pool, 0, 0, rules.min_run):
-                if face in pieces:
-                    best = max(best, meld_points(pieces, points))
+        same, same_mask, run_pairs = NEIGHBOURS[face]
+        meld_with = self._meld_with
+        bit = 1 << face
+        rivals = self._rivals
+        if rivals is None:
+            rivals = self._rivals = self._gather_rivals()
+        partners = PARTNERS[face]
+        for weight, seen, q, discarded in rivals:
+            # a meld with the pile and the opponent's known cards, at once (a meld holding
+            # the face needs two of its partners)
+            best = meld_with(seen | bit, face) if (seen & partners).bit_count() >= 2 else 0
             if best:
                 feed += weight * (best * 0.8 + AVERAGE_EXTRA_CARD)
                 continue
             # melds with the opponent's unseen cards (and the pile)
             chance = 0.0
-            same = [s << 4 | rank for s in range(4) if s != suit]
-            held = [live[f] * q + (1.0 if (known | self.pile_faces) >> f & 1 else 0.0)
-                    for f in same]
-            set_chance = held[0] * held[1] + held[0] * held[2] + held[1] * held[2]
-            if discarded & sum(1 << f for f in same):
+            f0, f1, f2 = same
+            h0 = live[f0] * q + (1.0 if seen >> f0 & 1 else 0.0)
+            h1 = live[f1] * q + (1.0 if seen >> f1 & 1 else 0.0)
+            h2 = live[f2] * q + (1.0 if seen >> f2 & 1 else 0.0)
+            set_chance = h0 * h1 + h0 * h2 + h1 * h2
+            if discarded & same_mask:
                 set_chance *= 0.3
             chance += set_chance
-            for a, b in ((rank - 2, rank - 1), (rank - 1, rank + 1), (rank + 1, rank + 2)):
-                fa, fb = suited(suit, a), suited(suit, b)
-                if fa < 0 or fb < 0:
-                    continue
-                ha = live[fa] * q + (1.0 if (known | self.pile_faces) >> fa & 1 else 0.0)
-                hb = live[fb] * q + (1.0 if (known | self.pile_faces) >> fb & 1 else 0.0)
-                run_chance = min(1.0, ha) * min(1.0, hb)
-                if discarded & (1 << fa | 1 << fb):
+            for fa, fb, mask in run_pairs:
+                ha = live[fa] * q + (1.0 if seen >> fa & 1 else 0.0)
+                hb = live[fb] * q + (1.0 if seen >> fb & 1 else 0.0)
+                # min(1.0, ha) * min(1.0, hb), without the calls
+                run_chance = (ha if ha < 1.0 else 1.0) * (hb if hb < 1.0 else 1.0)
+                if discarded & mask:
                     run_chance *= 0.4
                 chance += run_chance
-            feed += weight * min(1.0, chance) * (value * 2.2 + 4.0)
-        for seat in self.partners:
-            known = faces_present(view.known[seat])
-            if known and any(face in p for p in find_melds(known | 1 << face, 0, 0,
-                                                            rules.min_run)):
+            feed += weight * (chance if chance < 1.0 else 1.0) * (value * 2.2 + 4.0)
+        for known in self._partner_faces:
+            if (known & partners).bit_count() >= 2 and meld_with(known | bit, face):
                 feed -= 0.3 * value
         return feed
+
+    def _gather_rivals(self) -> list[tuple[float, int, float, int]]:
+        """Per opponent (the next first): the weight of what it is fed, the faces it is
+        known to hold with the pile's, its share of the unseen cards and the faces it
+        discarded (not counted in a light reckoning)."""
+        view = self.view
+        know = self.know
+        rivals = []
+        for index, seat in enumerate(self.opponents):
+            known = faces_present(view.known[seat])
+            discarded = 0 if self.light else know.records[seat].discarded
+            rivals.append((1.0 if index == 0 else 0.45, known | self.pile_faces,
+                           know.share(seat), discarded))
+        return rivals
+
+    def _meld_with(self, faces: int, face: int) -> int:
+        """The points of the best meld of ``faces`` holding ``face`` (0 if none)."""
+        key = faces << 6 | face
+        found = self._melds_with.get(key)
+        if found is None:
+            if len(self._melds_with) >= MELDS_KEPT:
+                self._melds_with.clear()
+            found = 0
+            for pieces in find_melds(faces, 0, 0, self.rules.min_run):
+                if face in pieces:
+                    found = max(found, meld_points(pieces, self.points))
+            self._melds_with[key] = found
+        return found
 
 
 def suited(suit: int, rank: int) -> int:
@@ -217,3 +257,21 @@ def suited(suit: int, rank: int) -> int:
     if not 1 <= rank <= 13:
         return -1
     return suit << 4 | rank
+
+
+def _neighbours(face: int) -> tuple[tuple[int, int, int], int, list[tuple[int, int, int]]]:
+    """The other faces of ``face``'s rank (and their bits), and the pairs of faces in its
+    suit that make a run of three with it (each with the bits of the pair)."""
+    rank, suit = face & 15, face >> 4
+    same = [s << 4 | rank for s in range(4) if s != suit]
+    pairs = []
+    for a, b in ((rank - 2, rank - 1), (rank - 1, rank + 1), (rank + 1, rank + 2)):
+        fa, fb = suited(suit, a), suited(suit, b)
+        if fa >= 0 and fb >= 0:
+            pairs.append((fa, fb, 1 << fa | 1 << fb))
+    return (same[0], same[1], same[2]), sum(1 << f for f in same), pairs
+
+
+NEIGHBOURS = [_neighbours(face) if 1 <= face & 15 <= 13 else ((0, 0, 0), 0, [])
+              for face in range(64)]
+"""Per natural face, what :meth:`Context.feed` looks at around it."""

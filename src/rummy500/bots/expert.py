@@ -19,7 +19,7 @@ Each decision weighs what every option leaves in hand (see
 
 from __future__ import annotations
 
-from ..cards import JOKER, JOKER_MASK, face_of, faces_present, iter_bits
+from ..cards import JOKER, JOKER_MASK, face_of, faces_present
 from ..errors import NotYourTurnError
 from ..kinds import Phase
 from ..melds import DECLARED, RUN, find_melds
@@ -116,8 +116,12 @@ class ExpertBot(Bot):
         else:
             near = neighbourhood(faces_present(left)) | ctx.table_fits
         full_search = ctx.rules.min_run != 3
+        live = know.live
+        rank_value = evaluator.rank_value
+        stuck = ctx.stuck
+        leftover_with = evaluator.leftover_with
         for face in range(64):
-            copies = know.live[face]
+            copies = live[face]
             if not copies:
                 continue
             if face == JOKER:
@@ -127,11 +131,12 @@ class ExpertBot(Bot):
                 with_card = evaluator.value(hand | 1 << card)
             elif near >> face & 1:
                 card = face if not hand >> face & 1 else face + 64
-                with_card = melded + evaluator.leftover(left | 1 << card)
+                with_card = melded + leftover_with(left, card)
             else:
-                with_card = base - ctx.stuck * evaluator.rank_value[face & 15]
-            gain = max(0.0, with_card - base + gain_now)
-            expected += copies * gain
+                with_card = base - stuck * rank_value[face & 15]
+            gain = with_card - base + gain_now
+            if gain > 0.0:  # else it adds nothing: max(0.0, gain) is 0
+                expected += copies * gain
         return base + expected / pool
 
     def _best_discard_gain(self, ctx: Context, left: int) -> float:
@@ -139,11 +144,13 @@ class ExpertBot(Bot):
         evaluator = ctx.evaluator
         if not left:
             return 0.0
+        feed = ctx.feed
         base = evaluator.leftover(left)
         best = -1e9
-        for card in iter_bits(left):
-            gain = evaluator.leftover(left & ~(1 << card)) - base - ctx.feed(face_of(card))
-            best = max(best, gain)
+        for card, value in evaluator.leftovers_without(left):
+            gain = value - base - feed(JOKER if card & 15 == 15 else card & 63)
+            if gain > best:
+                best = gain
         return best
 
     def take_value(self, ctx: Context, cards: int, must: int) -> tuple[float, int]:
@@ -164,14 +171,14 @@ class ExpertBot(Bot):
         if left:
             base = evaluator.leftover(left)
             best = -1e9
-            for card in iter_bits(left):
+            for card, rest_value in evaluator.leftovers_without(left):
                 if card == must:
                     continue
-                rest = left & ~(1 << card)
-                gain = evaluator.leftover(rest) - base - ctx.feed(face_of(card))
-                if not rest:
+                gain = rest_value - base - ctx.feed(face_of(card))
+                if left == 1 << card:
                     gain += ctx.going_out_value()
-                best = max(best, gain)
+                if gain > best:
+                    best = gain
             if best > -1e9:
                 value += best
         elif not ctx.rules.discard_to_go_out:
@@ -389,15 +396,23 @@ class ExpertBot(Bot):
         left = hand & ~reserved
         held_value = sum(meld_points(p, ctx.points) for p in holding)
         scored: list[tuple[float, Move, str]] = []
+        # with no meld in hand, no hand after a discard has one: each is valued as leftovers
+        without = (dict(evaluator.leftovers_without(hand))
+                   if not reserved and not evaluator.has_melds(hand) else None)
         for move in moves:
             if move.kind != DISCARD:
                 continue
             face = move.pieces[0]
-            picked = pick_cards(left, (face,)) or pick_cards(hand, (face,))
-            assert picked is not None
-            card = picked[0]
+            if face & 15 != 15 and left >> face & 1:
+                card = face  # what pick_cards gives for a natural card held: its first copy
+            else:
+                picked = pick_cards(left, (face,)) or pick_cards(hand, (face,))
+                assert picked is not None
+                card = picked[0]
             rest = hand & ~(1 << card)
-            if reserved and not reserved >> card & 1:
+            if without is not None:
+                value = without[card]
+            elif reserved and not reserved >> card & 1:
                 value = held_value + evaluator.value(rest & ~reserved)
             else:
                 value = evaluator.value(rest)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..cards import iter_bits
 from .context import suited
-from .handeval import PARTNERS, completions
+from .face_pairs import PARTNERS, completions
 
 
 def neighbourhood(faces: int) -> int:
@@ -28,13 +28,24 @@ def neighbourhood(faces: int) -> int:
 
 def outs(faces: int) -> int:
     """Faces that would complete a meld with two of ``faces``."""
-    outs = 0
+    found = _OUTS.get(faces)
+    if found is not None:
+        return found
+    found = 0
     for a in iter_bits(faces):
         partners = PARTNERS[a] & faces & ~((2 << a) - 1)
         for b in iter_bits(partners):
             for face in completions(a, b):
-                outs |= 1 << face
-    return outs
+                found |= 1 << face
+    if len(_OUTS) >= OUTS_KEPT:
+        _OUTS.clear()
+    _OUTS[faces] = found
+    return found
+
+
+OUTS_KEPT = 50_000
+"""The most face sets whose :func:`outs` are kept (then they start afresh)."""
+_OUTS: dict[int, int] = {}
 
 
 def makes_meld(face: int, faces: int) -> bool:

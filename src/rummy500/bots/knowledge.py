@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..cards import face_of, iter_bits, make_pack
+from ..cards import JOKER, JOKER_MASK, make_pack
 from ..moves import DISCARD, DRAW, TAKE
-from ..view import PlayerView
+from ..view import PlayerView, pack_bits
+from .table_facts import TableFacts, table_facts
 
 
 @dataclass(slots=True)
@@ -69,6 +70,22 @@ def public_state(view: PlayerView) -> PublicState:
                        view.restocks, draws)
 
 
+JOKER_SLOTS = (JOKER, JOKER + 16, JOKER + 32, JOKER + 48)
+"""The card positions of jokers within one pack (every joker shows the face JOKER)."""
+
+
+_BYTE_BITS = [tuple(byte >> bit & 1 for bit in range(8)) for byte in range(256)]
+"""Per byte, its bits lowest first."""
+
+
+def _counts(cards: int) -> list[int]:
+    """Per position 0 to 63, whether ``cards`` (its first 64 bits) holds it: 0 or 1."""
+    bits = _BYTE_BITS
+    return [*bits[cards & 255], *bits[cards >> 8 & 255], *bits[cards >> 16 & 255],
+            *bits[cards >> 24 & 255], *bits[cards >> 32 & 255], *bits[cards >> 40 & 255],
+            *bits[cards >> 48 & 255], *bits[cards >> 56 & 255]]
+
+
 class Knowledge:
     """Card counting for one seat: what is unseen, how many of each face are live."""
 
@@ -77,12 +94,31 @@ class Knowledge:
         self.rules = view.rules
         self.players = view.players
         self.seat = view.seat
-        self.unseen = view.unseen()
-        """Physical cards in other hands (beyond the known ones) or in the stock."""
-        self.pool = self.unseen.bit_count()
-        live = [0] * 64
-        for card in iter_bits(self.unseen):
-            live[face_of(card)] += 1
+        rules = view.rules
+        table = table_facts(view.melds)
+        seen = view.hand | table.cards
+        pile_count = [0] * 64
+        pile_faces = 0
+        for card in view.pile:
+            seen |= 1 << card
+            face = JOKER if card & 15 == 15 else card & 63
+            pile_count[face] += 1
+            pile_faces |= 1 << face
+        for cards in view.known:
+            seen |= cards
+        self.table: TableFacts = table
+        self.unseen = unseen = pack_bits(rules.deck_count(view.players),
+                                         rules.jokers_in_each_deck) & ~seen
+        """Physical cards in other hands (beyond the known ones) or in the stock (what
+        :meth:`PlayerView.unseen` gives)."""
+        self.pool = unseen.bit_count()
+        live = _counts(unseen)
+        second = unseen >> 64
+        if second:
+            live = [one + two for one, two in zip(live, _counts(second), strict=True)]
+        for joker in JOKER_SLOTS:
+            live[joker] = 0
+        live[JOKER] = (unseen & JOKER_MASK).bit_count()
         self.live = live
         """Per face (JOKER for jokers), the copies still unseen."""
         self.unknown = tuple(
@@ -90,10 +126,10 @@ class Knowledge:
                                                                     strict=True)
         )
         """Per seat, how many of its cards nobody else knows."""
-        pile_faces = [0] * 64
-        for card in view.pile:
-            pile_faces[face_of(card)] += 1
-        self.pile_count = pile_faces
+        self.pile_count = pile_count
+        """Per face, the copies in the pile."""
+        self.pile_faces = pile_faces
+        """The faces in the pile (JOKER's bit for a joker)."""
         self._public: PublicState | None = None
 
     @property

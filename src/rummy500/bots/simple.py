@@ -30,18 +30,7 @@ from ..melds import (
     layoff_position,
     piece_face,
 )
-from ..moves import (
-    DISCARD,
-    DRAW,
-    END,
-    LAYOFF,
-    LOWER,
-    MELD,
-    RUMMY_LAYOFF,
-    RUMMY_MELD,
-    TAKE,
-    Move,
-)
+from ..moves import DISCARD, DRAW, END, LAYOFF, LOWER, MELD, RUMMY_LAYOFF, RUMMY_MELD, TAKE, Move
 from ..rules import Rules
 from ..scoring import Points, points_for
 from ..table import lay_off, new_meld, pick_cards, take_index

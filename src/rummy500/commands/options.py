@@ -33,6 +33,15 @@ def add_bot_argument(parser: argparse.ArgumentParser) -> None:
                         f"({', '.join(BOT_NAMES)})")
 
 
+def add_ray_argument(parser: argparse.ArgumentParser) -> None:
+    """``--ray [ADDRESS]``: play on a Ray cluster (commands/cluster.py, loaded only then)."""
+    parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                        help="play on a Ray cluster with the same results: HOST:PORT or "
+                        "ray://HOST:PORT, auto (the Ray started on this machine), or nothing "
+                        "(RAY_ADDRESS, else the Ray started here, else one started for the "
+                        "run); needs rummy500[cluster] (docs/cluster.md)")
+
+
 def add_search_arguments(parser: argparse.ArgumentParser) -> None:
     """``--budget SECONDS`` and ``--worlds N`` for the bots that search."""
     parser.add_argument("--budget", type=float, default=1.0, metavar="SECONDS",

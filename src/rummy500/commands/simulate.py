@@ -28,7 +28,13 @@ from ..simulation import (
     rules_from_options,
     simulate,
 )
-from .options import add_bot_argument, add_rule_arguments, add_search_arguments, failure
+from .options import (
+    add_bot_argument,
+    add_ray_argument,
+    add_rule_arguments,
+    add_search_arguments,
+    failure,
+)
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -44,6 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_search_arguments(parser)
     parser.add_argument("--records", type=Path, default=None, metavar="DIR",
                         help="write every deal's record to DIR/deal-00001.json, …")
+    add_ray_argument(parser)
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
 
 
@@ -107,17 +114,33 @@ def run(args: argparse.Namespace) -> int:
     # The progress bar shows on a terminal only: elsewhere it is not even loaded.
     progress = make_progress(errors, args.deals) if errors.is_terminal else None
 
-    def on_deal(game: Game, outcome: DealOutcome) -> None:
-        if records is not None:
+    def keep(outcome: DealOutcome, record: dict[str, Any] | None) -> None:
+        if records is not None and record is not None:
             path = records / f"deal-{outcome.index + 1:05d}.json"
-            path.write_text(json.dumps(game_record(game)) + "\n", encoding="utf-8")
+            path.write_text(json.dumps(record) + "\n", encoding="utf-8")
         if progress is not None:
             progress.advance(progress.task_ids[0])
 
+    def on_deal(game: Game, outcome: DealOutcome) -> None:
+        keep(outcome, game_record(game) if records is not None else None)
+
     try:
-        with progress if progress is not None else nullcontext():
-            summary = simulate(rules, players, bots, seed, args.deals, time_budget=args.budget,
-                               worlds=args.worlds, on_deal=on_deal)
+        if args.ray is None:
+            with progress if progress is not None else nullcontext():
+                summary = simulate(rules, players, bots, seed, args.deals,
+                                   time_budget=args.budget, worlds=args.worlds, on_deal=on_deal)
+        else:
+            from . import cluster
+
+            try:
+                with (cluster.connect(args.ray or None, "simulate") as ray_cluster,
+                      progress if progress is not None else nullcontext()):
+                    summary = cluster.simulate(ray_cluster, rules, players, bots, seed,
+                                               args.deals, time_budget=args.budget,
+                                               worlds=args.worlds, records=records is not None,
+                                               on_deal=keep)
+            except cluster.ClusterError as error:
+                return fail(str(error))
     except SimulationError as error:
         print(f"rummy500 simulate: {error}", file=sys.stderr)
         return 1

@@ -2,6 +2,7 @@
 
     rummy500 tournament --bots expert,simple --players 2 --games 200 --seed 1
     rummy500 tournament --bots mcts,expert --deals 400 --budget 1 --json
+    rummy500 tournament --bots mcts,expert --deals 2000 --sprt 0,30 --ray auto
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from rich.table import Table
 from ..bots import BOT_NAMES
 from ..rules import RulesError
 from ..simulation import rules_from_options
+from ..sprt import H0, H1, Sprt
 from ..tournament import (
     TournamentError,
     TournamentResult,
@@ -33,7 +35,7 @@ from ..tournament import (
     run_tournament,
     usable_workers,
 )
-from .options import add_rule_arguments, add_search_arguments, failure
+from .options import add_ray_argument, add_rule_arguments, add_search_arguments, failure
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,7 +51,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed of the pack orders (1)")
     add_search_arguments(parser)
     parser.add_argument("--workers", type=int, default=2,
-                        help="processes playing at once, at most the machine's cores (2)")
+                        help="processes playing at once, at most the machine's cores (2); "
+                        "with --ray the cluster's CPUs play")
+    add_ray_argument(parser)
+    parser.add_argument("--sprt", metavar="ELO0,ELO1", default=None,
+                        help="two bots: stop once the sequential probability ratio test over "
+                        "the duplicate sets accepts H0 (the first bot is ELO0 stronger, in "
+                        "Elo) or H1 (ELO1 stronger); the games or deals given are the most; "
+                        "a negative ELO0 as --sprt=-5,5")
+    parser.add_argument("--sprt-alpha", type=float, default=0.05, metavar="P",
+                        help="chance of accepting H1 when H0 holds (0.05)")
+    parser.add_argument("--sprt-beta", type=float, default=0.05, metavar="P",
+                        help="chance of accepting H0 when H1 holds (0.05)")
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
 
 
@@ -63,14 +76,17 @@ def run(args: argparse.Namespace) -> int:
         players = args.players if args.players is not None else (4 if rules.partnership else 2)
         names = tuple(name.strip() for name in args.bots.split(",") if name.strip())
         games = args.games if args.games is not None else (0 if args.deals else 100)
+        sprt = (Sprt.parse(args.sprt, args.sprt_alpha, args.sprt_beta)
+                if args.sprt is not None else None)
         spec = TournamentSpec(names, players, rules, seed=args.seed, games=games,
                               deals=args.deals or 0, budget=args.budget, worlds=args.worlds,
-                              workers=args.workers)
+                              workers=args.workers, sprt=sprt)
         spec.check()
-    except (RulesError, TournamentError) as error:
-        return fail(str(error))
+    except ValueError as error:  # RulesError, TournamentError, or an unreadable --sprt
+        return fail(str(error) if isinstance(error, RulesError | TournamentError)
+                    else f"--sprt: {error}")
     workers = usable_workers(spec.workers)
-    if workers < spec.workers:
+    if workers < spec.workers and args.ray is None:
         print(f"rummy500 tournament: this machine has {workers} core(s): playing with "
               f"{workers} worker process(es), not {spec.workers}", file=sys.stderr)
     errors = Console(stderr=True)
@@ -84,8 +100,17 @@ def run(args: argparse.Namespace) -> int:
         progress.update(task, completed=done, total=total)
 
     try:
-        with progress:
-            result = run_tournament(spec, on_progress)
+        if args.ray is None:
+            with progress:
+                result = run_tournament(spec, on_progress)
+        else:
+            from .cluster import ClusterError, connect, player
+
+            try:
+                with connect(args.ray or None, "tournament") as cluster, progress:
+                    result = run_tournament(spec, on_progress, player(cluster))
+            except ClusterError as error:
+                return fail(str(error))
     except TournamentError as error:
         print(f"rummy500 tournament: {error}", file=sys.stderr)
         return 1
@@ -109,8 +134,10 @@ def show(console: Console, result: TournamentResult, data: dict[str, Any]) -> No
     spec = result.spec
     what = "deals" if spec.deals else "games"
     changes = "".join(f", {k}={v}" for k, v in spec.rules.overrides().items())
+    played = (f"{data['sprt']['sets']} of {spec.count}"
+              if data.get("sprt", {}).get("stopped_early") else f"{spec.count}")
     console.print(
-        f"{result.games} {what} of {spec.rules.preset}{changes} ({spec.count} for each of "
+        f"{result.games} {what} of {spec.rules.preset}{changes} ({played} for each of "
         f"{data['rotations']} seatings: duplicate {what}), {spec.players} players, "
         f"line-up {', '.join(spec.lineup())}, seed {spec.seed}, "
         + (f"at most {spec.worlds} sampled deals a search\n" if spec.worlds is not None
@@ -142,6 +169,8 @@ def show(console: Console, result: TournamentResult, data: dict[str, Any]) -> No
             f"(95% interval {lo:+.1f} to {hi:+.1f}, over {diff['pairs']} duplicate sets)",
             markup=False, highlight=False,
         )
+    if "sprt" in data:
+        console.print(sprt_line(data["sprt"]), markup=False, highlight=False, soft_wrap=True)
     if "ratings" in data:
         ratings = Table(title="Ratings (Elo scale)", title_justify="left",
                         caption="Bradley-Terry fit to who beat whom in each game")
@@ -150,3 +179,15 @@ def show(console: Console, result: TournamentResult, data: dict[str, Any]) -> No
         for name, rating in sorted(data["ratings"].items(), key=lambda item: -item[1]):
             ratings.add_row(name, f"{rating:+.0f}")
         console.print(ratings)
+
+
+def sprt_line(sprt: dict[str, Any]) -> str:
+    """The stopping rule's verdict in one sentence."""
+    lower, upper = sprt["bounds"]
+    verdict = {H1: f"H1 accepted ({sprt['bot']} at least {sprt['elo1']:+g} Elo)",
+               H0: f"H0 accepted ({sprt['bot']} at most {sprt['elo0']:+g} Elo)"
+               }.get(sprt["verdict"], "inconclusive")
+    return (f"SPRT {sprt['bot']} {sprt['elo0']:+g} vs {sprt['elo1']:+g} Elo (alpha "
+            f"{sprt['alpha']:g}, beta {sprt['beta']:g}): LLR {sprt['llr']:+.2f} over "
+            f"{sprt['sets']} duplicate sets, bounds {lower:+.2f}/{upper:+.2f}: {verdict}"
+            + (", stopped early" if sprt["stopped_early"] else ""))

@@ -54,21 +54,9 @@ import numpy.typing as npt
 
 from ..cards import JOKER
 from ..errors import InvalidMoveError, MeldError
+from ..kinds import MoveKind
 from ..melds import ACE_HIGH, DECLARED, position_face
-from ..moves import (
-    DISCARD,
-    DRAW,
-    END,
-    LAYOFF,
-    LOWER,
-    MELD,
-    PASS,
-    RUMMY_LAYOFF,
-    RUMMY_MELD,
-    TAKE,
-    Move,
-    parse_move,
-)
+from ..moves import LOWER, Move, parse_move
 from ..rules import Rules
 
 NATURAL_FACES = 52
@@ -77,6 +65,13 @@ JOKER_INDEX = 52
 """The index of the joker face (in games with jokers)."""
 TAKE_LOWER = "take/2"
 """The name of the block of ``take 7h/2`` moves (with two packs)."""
+
+_NO_PIECES = (MoveKind.DRAW, MoveKind.END, MoveKind.PASS)
+"""The kinds of move with one number each."""
+_ONE_FACE = (MoveKind.TAKE, MoveKind.DISCARD)
+"""The kinds of move that name one face, numbered by it."""
+_MELDS = (MoveKind.MELD, MoveKind.RUMMY_MELD)
+"""The kinds of move that put a meld's pieces down, numbered by its shape."""
 
 Mask = npt.NDArray[np.int8]
 
@@ -165,20 +160,20 @@ class ActionSpace:
             start = blocks[-1].stop if blocks else 0
             blocks.append(Block(name, start, size, what))
 
-        add(DRAW, 1, "draw the top card of the stock")
-        add(END, 1, "take nothing with the stock empty, which ends the deal")
+        add(MoveKind.DRAW, 1, "draw the top card of the stock")
+        add(MoveKind.END, 1, "take nothing with the stock empty, which ends the deal")
         if rules.rummy_calls:
-            add(PASS, 1, "make no (further) rummy claim")
-        add(TAKE, self.faces, "take a face from the pile, with every card above it")
-        add(DISCARD, self.faces, "discard a face")
+            add(MoveKind.PASS, 1, "make no (further) rummy claim")
+        add(MoveKind.TAKE, self.faces, "take a face from the pile, with every card above it")
+        add(MoveKind.DISCARD, self.faces, "discard a face")
         layoffs = len(self.layoff_pieces) * self.meld_slots
         meld_what = "a meld shape with a choice of the places wild jokers fill"
         layoff_what = f"a piece onto meld slot m1..m{self.meld_slots} (piece-major)"
-        add(MELD, self.meld_count, meld_what)
-        add(LAYOFF, layoffs, layoff_what)
+        add(MoveKind.MELD, self.meld_count, meld_what)
+        add(MoveKind.LAYOFF, layoffs, layoff_what)
         if rules.rummy_calls:
-            add(RUMMY_MELD, self.meld_count, "claim pile cards that form " + meld_what)
-            add(RUMMY_LAYOFF, layoffs, "claim a pile card and lay it off: " + layoff_what)
+            add(MoveKind.RUMMY_MELD, self.meld_count, "claim pile cards that form " + meld_what)
+            add(MoveKind.RUMMY_LAYOFF, layoffs, "claim a pile card and lay it off: " + layoff_what)
         if decks > 1:
             add(TAKE_LOWER, NATURAL_FACES, "take the lower of two copies of a face in the pile, "
                 "with every card above it (take 7h/2)")
@@ -280,13 +275,13 @@ class ActionSpace:
         block = self.block_of(action)
         offset = action - block.start
         kind = block.name
-        if kind in (DRAW, END, PASS):
+        if kind in _NO_PIECES:
             return Move(kind)
         if kind == TAKE_LOWER:
-            return Move(TAKE, (index_face(offset),), LOWER)
-        if kind in (TAKE, DISCARD):
+            return Move(MoveKind.TAKE, (index_face(offset),), LOWER)
+        if kind in _ONE_FACE:
             return Move(kind, (index_face(offset),))
-        if kind in (MELD, RUMMY_MELD):
+        if kind in _MELDS:
             return Move(kind, self._meld_pieces(offset))
         piece, slot = divmod(offset, self.meld_slots)
         return Move(kind, (self.layoff_pieces[piece],), slot + 1)
@@ -311,7 +306,7 @@ class ActionSpace:
 
     def _encode(self, move: Move) -> int:
         kind = move.kind
-        if kind == TAKE and move.meld:
+        if kind == MoveKind.TAKE and move.meld:
             block = self._block.get(TAKE_LOWER)
             if block is None or move.meld != LOWER:
                 raise InvalidMoveError("a take of the lower copy (take 7h/2) is played with two "
@@ -324,14 +319,14 @@ class ActionSpace:
         if block is None:
             raise InvalidMoveError(f"'{kind}' moves are not played with these rules")
         pieces = move.pieces
-        if kind in (DRAW, END, PASS):
+        if kind in _NO_PIECES:
             return block.start
         try:
-            if kind in (TAKE, DISCARD):
+            if kind in _ONE_FACE:
                 if len(pieces) != 1 or not self._has_face(pieces[0]):
                     raise InvalidMoveError("a take or discard names one face this pack has")
                 return block.start + face_index(pieces[0])
-            if kind in (MELD, RUMMY_MELD):
+            if kind in _MELDS:
                 return block.start + self._meld_offset(pieces)
             if len(pieces) != 1 or pieces[0] not in self._piece_index:
                 raise InvalidMoveError("a layoff names one card this pack has")

@@ -69,17 +69,12 @@ class ObservationEncoder:
         self.rules = rules
         self.players = players
         self.sides = rules.sides(players)
-        self.decks = space.decks
-        self.joker_count = space.joker_count
-        self.faces = space.faces
-        self.slots = space.meld_slots
-        self.pack_size = space.pack_size
-        self.wild = space.wild
+        self.space = space
         target = rules.target_score
         self.score_scale = float(target if target is not None else 500 // rules.point_divisor)
         self.max_deals = rules.max_deals
-        p, f, s = players, self.faces, self.slots
-        copies = float(max(self.decks, self.joker_count))
+        p, f, s = players, space.faces, space.meld_slots
+        copies = float(max(space.decks, space.joker_count))
         fields: list[Field] = []
 
         def add(name: str, shape: tuple[int, ...], high: float, what: str) -> None:
@@ -87,17 +82,17 @@ class ObservationEncoder:
             fields.append(Field(name, start, shape, high, what))
 
         add("hand", (f,), copies, "cards of each face in the observer's hand")
-        add("pile_depth", (self.decks, NATURAL_FACES), 1.0,
+        add("pile_depth", (space.decks, NATURAL_FACES), 1.0,
             "each natural face's place in the pile counted from the top (1 = the top card) "
             "/ pack size, one row per copy (upper copy first); 0 if not there")
-        if self.joker_count:
-            add("pile_joker_depth", (self.joker_count,), 1.0,
+        if space.joker_count:
+            add("pile_joker_depth", (space.joker_count,), 1.0,
                 "the place from the top / pack size of each joker in the pile, upper first")
-        add("table", (p, f), float(self.decks + self.joker_count),
+        add("table", (p, f), float(space.decks + space.joker_count),
             "cards of each face on the table laid by each seat (wild jokers under the face "
             "they stand for)")
-        if self.wild:
-            add("table_jokers", (NATURAL_FACES,), float(self.joker_count),
+        if space.wild:
+            add("table_jokers", (NATURAL_FACES,), float(space.joker_count),
                 "wild jokers on the table standing for each face")
         add("melds", (s, f), 4.0,
             "cards of each face in meld slot m1, m2, … (jokers as on the table)")
@@ -144,7 +139,7 @@ class ObservationEncoder:
         once; the fractions are then written at once.
         """
         o = self._starts
-        players, faces, me = self.players, self.faces, view.seat
+        players, faces, me = self.players, self.space.faces, view.seat
         fi = CARD_FACE_INDEX
         counts: list[int] = []
         self._cards(counts, o["hand"], view.hand)
@@ -173,7 +168,7 @@ class ObservationEncoder:
         where: list[int] = []
         value: list[float] = []
         put, say = where.append, value.append
-        pack = float(self.pack_size)
+        pack = float(self.space.pack_size)
         pile = view.pile
         top = len(pile)
         if pile:
@@ -240,7 +235,7 @@ class ObservationEncoder:
     def _meld_part(self, meld: Meld, me: int) -> list[int]:
         """The count entries of one meld seen from seat ``me``: its slot, who laid what, fits."""
         o = self._starts
-        faces = self.faces
+        faces = self.space.faces
         fi = CARD_FACE_INDEX
         slot_base = o["melds"] + (meld.number - 1) * faces
         table = o["table"]

@@ -163,7 +163,7 @@ class Rummy500State(pyspiel.State):  # type: ignore[misc]
                 return f"first dealer {action}"
             what = "deal" if core.dealing is not None else "draw"
             return f"{what} {face_str(index_face(action))}"
-        return core.space.to_text(action)
+        return core.setup.space.to_text(action)
 
     def is_terminal(self) -> bool:
         game = self._core.game
@@ -173,8 +173,8 @@ class Rummy500State(pyspiel.State):  # type: ignore[misc]
         core = self._core
         game = core.game
         if game is None or not game.finished:
-            return [0.0] * core.players
-        return game_rewards(core.rules, core.players, game.winner)
+            return [0.0] * core.setup.players
+        return game_rewards(core.setup.rules, core.setup.players, game.winner)
 
     @property
     def engine(self) -> Game | None:

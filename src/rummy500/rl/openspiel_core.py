@@ -40,16 +40,11 @@ class Core:
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
-        self.rules = setup.rules
-        self.players = setup.players
-        self.space = setup.space
-        self.pack = setup.pack
-        self.pack_bits = setup.pack_bits
-        self.to_deal = setup.to_deal
+        """The rules, players, actions and pack, shared by every state of the game."""
         self.game: Game | None = None
         self.dealing: list[int] | None = None
         """Cards dealt so far while a deal is being dealt (None otherwise)."""
-        self.undealt = self.pack_bits
+        self.undealt = self.setup.pack_bits
         self.player = CHANCE
         """The player to move (cached: OpenSpiel asks often)."""
         self.pending_draw = False
@@ -81,7 +76,7 @@ class Core:
         return twin
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_replay, (self.rules, self.players, list(self.history)))
+        return (_replay, (self.setup.rules, self.setup.players, list(self.history)))
 
     # -- where the game is -------------------------------------------------------------
 
@@ -96,7 +91,7 @@ class Core:
     def chance_outcomes(self) -> list[tuple[int, float]]:
         game = self.game
         if game is None:
-            return [(seat, 1.0 / self.players) for seat in range(self.players)]
+            return [(seat, 1.0 / self.setup.players) for seat in range(self.setup.players)]
         if self.dealing is not None:
             return _face_weights(self.undealt)
         return _face_weights(game.deal.stock_cards().bits)
@@ -107,7 +102,7 @@ class Core:
             assert game is not None
             view = self.view(game.deal.turn)
             assert view is not None
-            self.legal = self.space.actions(view.legal_moves())
+            self.legal = self.setup.space.actions(view.legal_moves())
         return self.legal
 
     # -- making moves ----------------------------------------------------------------------
@@ -121,21 +116,22 @@ class Core:
         if game is None:
             # The engine's random source only orders a reshuffled stock, which the
             # chance outcomes of the draws override.
-            self.game = Game(self.rules, self.players, seed=0, dealer=action, auto_deal=False)
+            setup = self.setup
+            self.game = Game(setup.rules, setup.players, seed=0, dealer=action, auto_deal=False)
             self._begin_dealing()
         elif self.dealing is not None:
             self._deal_card(index, action)
         elif self.pending_draw:
             self._draw(index, action)
         else:
-            self._play(index, game, self.space.decode(action))
+            self._play(index, game, self.setup.space.decode(action))
         self.player = self._find_player()
 
     def _begin_dealing(self) -> None:
         game = self.game
         assert game is not None
         self.dealing = []
-        self.undealt = self.pack_bits
+        self.undealt = self.setup.pack_bits
         self.events = []
         self.departed = {}
         self.holding = {}
@@ -152,13 +148,13 @@ class Core:
         self.undealt &= ~(1 << card)
         dealing.append(card)
         text = face_str(face)
-        if len(dealing) == self.to_deal:
+        if len(dealing) == self.setup.to_deal:
             self.log.append((-1, f"up {text}"))
-            rest = [c for c in self.pack if self.undealt >> c & 1]
+            rest = [c for c in self.setup.pack if self.undealt >> c & 1]
             self.dealing = None
             game.start_deal(dealing + rest)
             return
-        seat = dealt_to(game.next_dealer(), self.players, len(dealing) - 1)
+        seat = dealt_to(game.next_dealer(), self.setup.players, len(dealing) - 1)
         self.events.append((index, seat, card, 0))
         self.holding[card] = len(self.events) - 1
         self.log.append((seat, f"+{text}"))

@@ -1,4 +1,4 @@
-"""The tables' database: its schema (tables, seats, changes) and how the server reaches
+"""The tables' database: its schema (tables, seats, changes, chat, ready) and how the server reaches
 it (the URL of SQLite or PostgreSQL, SQLite's settings and its private file).
 
 >>> async_url("sqlite:////tmp/x/tables.db")
@@ -56,6 +56,29 @@ changes = Table(
     Column("at", Float, nullable=False),
 )
 
+chat = Table(
+    "chat", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(64), ForeignKey("tables.id", ondelete="CASCADE"),
+           nullable=False, index=True),
+    Column("seat", Integer, nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("text", String(800), nullable=False),
+    Column("react", String(16)),
+    Column("at", Float, nullable=False),
+)
+"""The last lines said at each table (talk.py keeps at most 100 a table)."""
+
+ready = Table(
+    "ready", metadata,
+    Column("table_id", String(64), ForeignKey("tables.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("deal", Integer, primary_key=True, autoincrement=False),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("at", Float, nullable=False),
+)
+"""Who has said ``continue`` after each finished deal."""
+
 
 class DatabaseURLError(ValueError):
     """A ``--database`` that names no database this server can use."""
@@ -110,5 +133,5 @@ def private_sqlite_files(database: str) -> None:
             log.warning("could not make %s private (%s)", name, error)
 
 
-__all__ = ["DatabaseURLError", "async_url", "changes", "metadata", "plain_postgres_url",
-           "private_sqlite_files", "seats", "sqlite_pragmas", "tables"]
+__all__ = ["DatabaseURLError", "async_url", "changes", "chat", "metadata", "plain_postgres_url",
+           "private_sqlite_files", "ready", "seats", "sqlite_pragmas", "tables"]

@@ -1,7 +1,9 @@
 """The computer players' driver: who plays next at a table by itself, and when.
 
-A computer player moves after the table's pace; a person who is away has the stand-in
-(``expert``) play for them once ``takeover_s`` has passed, until they return. Nothing
+A computer player moves after the table's pace, and not while the deal pause holds it
+(:mod:`.pacing`); a person who is away has the stand-in (``expert``) play for them once
+``takeover_s`` has passed, until they return; a person whose turn clock (``turn_s``) runs
+out has that turn played by the stand-in. Nothing
 plays at a table where no person is connected: a table nobody sits at costs nothing,
 and it goes on where it stood when someone comes back.
 """
@@ -16,6 +18,7 @@ from . import metrics
 from .live import BOT, PERSON, PLAYING, LiveTable
 from .logs import about_table
 from .master import UNAVAILABLE, Master
+from .pacing import Pacing
 from .thinking import Thinking
 
 log = logging.getLogger("rummy500.server")
@@ -29,10 +32,12 @@ RETRY_S = 2.0
 
 
 class Driver:
-    def __init__(self, master: Master, thinking: Thinking, *, pace: float) -> None:
+    def __init__(self, master: Master, thinking: Thinking, *, pace: float,
+                 pacing: Pacing | None = None) -> None:
         self.master = master
         self.thinking = thinking
         self.pace = pace
+        self.pacing = pacing
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.closing = False
 
@@ -49,20 +54,29 @@ class Driver:
         old = self.tasks.pop(table.id, None)
         if old is not None and old is not asyncio.current_task():
             old.cancel()
+        hold, clock = 0.0, None
+        if self.pacing is not None:
+            self.pacing.announce(table)
+            hold, clock = self.pacing.holding(table), self.pacing.clock_left(table)
         if self.closing or table.status != PLAYING or not _someone_there(table):
             return
         seat = table.game.turn
         entry = table.seats[seat]
         first = not any(True for _ in table.game.deal.moves)
         pause = self.pace * (4 if first else 1)
-        if table.id not in self.master.last_local:
-            pause += FOLLOWER_GRACE_S
+        grace = 0.0 if table.id in self.master.last_local else FOLLOWER_GRACE_S
+        pause += grace
+        if clock is not None and clock > 0:
+            clock += grace
         if entry.kind == BOT:
+            delay, standin = max(pause, hold), False
+        elif seat in table.standins and not table.connected.get(seat, False):
             delay, standin = pause, False
+        elif clock is not None and (table.connected.get(seat, False) or table.spec.takeover_s <= 0
+                                    or clock <= table.spec.takeover_s):
+            delay, standin = (clock if clock > 0 else pause), False  # the clock ran out
         elif table.spec.takeover_s <= 0 or table.connected.get(seat, False):
             return
-        elif seat in table.standins:
-            delay, standin = pause, False
         else:
             delay, standin = table.spec.takeover_s, True
         self.tasks[table.id] = asyncio.ensure_future(

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 import time
 from collections.abc import Awaitable
-from typing import Any
+from typing import Any, TypeVar
 
 from ..session.refusal import NOT_SEATED, Refusal
 from . import metrics
@@ -25,14 +26,19 @@ from .driver import Driver
 from .guard import unreachable_database
 from .live import LiveTable
 from .master import UNAVAILABLE, Master
-from .messages import AskPresence, Changed, Message, NextTable, Present, SeatsChanged
+from .messages import AskPresence, Changed, Message, NextTable, Present, Ready, Said, SeatsChanged
+from .pacing import Pacing
 from .presence import Presence
 from .security import valid_token
 from .settings import ServerSettings
 from .store import Store
+from .talk import Talk
+from .talk_store import TalkStore
 from .thinking import Thinking
+from .undo import take_back
 
 log = logging.getLogger("rummy500.server")
+_T = TypeVar("_T")
 
 IDLE_EVICT_S = 60.0
 """A table nobody watches and nothing drives leaves memory after this long (the database
@@ -57,9 +63,14 @@ class Hub:
         self.master = Master(store, self.connections, self.presence,
                              again_hold_s=self.settings.again_hold_s)
         self.thinking = Thinking(self.settings.bot_workers)
-        self.driver = Driver(self.master, self.thinking, pace=self.settings.pace)
+        self.talk_store = TalkStore(store, self.process)
+        self.talk = Talk(self.talk_store, self.connections)
+        self.pacing = Pacing(self.talk_store, self.connections)
+        self.driver = Driver(self.master, self.thinking, pace=self.settings.pace,
+                             pacing=self.pacing)
         self.master.changed = self.driver.kick
-        self.master.loaded = self._ask_presence
+        self.master.loaded = self._loaded
+        self.master.extra_state = self.pacing.extras
         self.tasks: set[asyncio.Task[Any]] = set()
 
     # -- start and stop ---------------------------------------------------------------------
@@ -106,6 +117,7 @@ class Hub:
         table = await self.master.table(client.table_id)
         if table is None:
             raise UnknownToken
+        chat = await self.talk.history(table.id)
         async with self.master.lock(table.id):
             table = self.master.live.get(table.id) or table
             seat = None
@@ -120,8 +132,8 @@ class Hub:
             if seat is not None and self.presence.arrive(table.id, seat):
                 await self._presence_changed(table, seat)
             self.connections.add(client)
-            client.send({"type": "welcome", "seat": seat, "seq": table.seq,
-                         "state": table.state(seat)})
+            client.send(f'{{"type": "welcome", "seat": {json.dumps(seat)}, "seq": {table.seq}, '
+                        f'"state": {self.master.state_text(table, seat, {"chat": chat})}}}')
 
     async def leave(self, client: Client) -> None:
         if not client.joined:
@@ -161,23 +173,53 @@ class Hub:
         if client.seat is None:
             outcome: Refusal | int = Refusal(NOT_SEATED, "a spectator cannot move")
         else:
-            try:
-                outcome = await self.master.submit(client.table_id, client.seat, seq, text)
-            except Exception as error:
-                if not unreachable_database(error):
-                    raise
-                outcome = Refusal(UNAVAILABLE, "the database cannot be reached just now: "
-                                               "try again shortly")
+            outcome = await _unless_away(
+                self.master.submit(client.table_id, client.seat, seq, text))
         if isinstance(outcome, Refusal):
             metrics.refused(outcome.code)
-            client.send({"type": "refused", "id": client_id, "code": outcome.code,
-                         "message": outcome.message})
+            _refuse(client, client_id, outcome)
         else:
             client.send({"type": "ack", "id": client_id, "seq": outcome})
             metrics.moved("person")
             metrics.acked(time.monotonic() - started)
 
+    async def talk_frame(self, client: Client, frame: dict[str, Any]) -> None:
+        """A client's chat, react, continue or undo frame."""
+        kind, client_id = frame["type"], frame["id"]
+        outcome = await _unless_away(self._talk_frame(client, frame))
+        if isinstance(outcome, Refusal):
+            if kind == "undo":  # counted with the moves refused (talk is no move)
+                metrics.refused(outcome.code)
+            _refuse(client, client_id, outcome)
+        elif kind == "undo":
+            client.send({"type": "ack", "id": client_id, "seq": outcome})
+
+    async def _talk_frame(self, client: Client, frame: dict[str, Any]) -> Refusal | int | None:
+        table = await self.master.table(client.table_id)
+        if table is None:
+            return Refusal("unknown_table", "this table no longer exists")
+        kind, seat = frame["type"], client.seat
+        if kind in ("chat", "react"):
+            said = await self.talk.say(table, seat, frame.get("text"), frame.get("what"))
+            return said if isinstance(said, Refusal) else None
+        if seat is None:
+            return Refusal(NOT_SEATED, "a spectator watches: only the people seated may "
+                                       "continue or undo")
+        if kind == "undo":
+            return await take_back(self.master, self.talk_store, table.id, seat)
+        async with self.master.lock(table.id):
+            table = self.master.live.get(table.id) or table
+            if await self.pacing.ready(table, seat, frame["deal"]):
+                self.driver.kick(table)
+        return None
+
     # -- other processes --------------------------------------------------------------------
+
+    async def _loaded(self, table_id: str) -> None:
+        table = self.master.live.get(table_id)
+        if table is not None:
+            await self.pacing.restore(table)
+        await self._ask_presence(table_id)
 
     async def _notify(self, message: Message) -> None:
         if self.store.postgres:
@@ -205,6 +247,16 @@ class Hub:
             return
         if isinstance(message, NextTable):
             await self.master.learn_next(table_id, message.next)
+            return
+        if isinstance(message, Said):
+            self.talk.heard(message)
+            return
+        if isinstance(message, Ready):
+            ready = self.master.live.get(table_id)
+            if ready is not None:
+                async with self.master.lock(table_id):
+                    self.pacing.heard(ready, message)
+                    self.driver.kick(ready)
             return
         table = self.master.live.get(table_id)
         if table is None:
@@ -251,6 +303,7 @@ class Hub:
                     continue
                 self.master.drop(table_id)
                 self.presence.forget_remote(table_id)
+                self.pacing.forget(table_id)
 
     async def _prune(self) -> None:
         """Delete finished tables after ``retention_days`` and unfinished ones after
@@ -265,9 +318,25 @@ class Hub:
                 for table_id in gone:
                     if not self.connections.watched(table_id):
                         self.master.drop(table_id)
+                        self.pacing.forget(table_id)
                 if gone:
                     log.info("deleted %d tables past their retention", len(gone))
             await asyncio.sleep(PRUNE_EVERY_S)
+
+
+async def _unless_away(work: Awaitable[_T]) -> _T | Refusal:
+    """``work``'s outcome, or a refusal when the database cannot be reached (nothing made)."""
+    try:
+        return await work
+    except Exception as error:
+        if not unreachable_database(error):
+            raise
+        return Refusal(UNAVAILABLE, "the database cannot be reached just now: try again shortly")
+
+
+def _refuse(client: Client, client_id: str, refusal: Refusal) -> None:
+    client.send({"type": "refused", "id": client_id, "code": refusal.code,
+                 "message": refusal.message})
 
 
 __all__ = ["Client", "Hub", "UnknownToken"]

@@ -8,6 +8,7 @@ holds: the state after a restart is the state of the last stored change.
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
 import time
@@ -20,8 +21,10 @@ from ..game import Game
 from ..moves import Move, parse_move
 from ..record import game_record
 from ..rules import rules_from_record
+from ..session.seat_state import PublicTable, SeatInfo
 from ..session.settings import bot_seat_names
-from ..session.state import deal_event, move_event, seat_state
+from ..session.state import build_state, deal_event, move_event, public_table
+from ..session.table_words import TableWords
 from .thinking import Question
 
 PERSON = "person"
@@ -70,16 +73,23 @@ class Spec:
     """The creator chose the seed (tests, reproducible games): then the creator can know
     every hand, and the public summary says so."""
     budget: float = 1.0
+    deal_pause_s: float = 0.0
+    """How long a finished deal's sheet holds the computer players (0: no pause)."""
+    turn_s: float = 0.0
+    """The turn clock: seconds a person has for a turn (0: no clock)."""
 
     def to_data(self) -> dict[str, Any]:
         return {"rules": self.rules, "players": self.players, "seed": self.seed,
-                "takeover_s": self.takeover_s, "seeded": self.seeded, "budget": self.budget}
+                "takeover_s": self.takeover_s, "seeded": self.seeded, "budget": self.budget,
+                "deal_pause_s": self.deal_pause_s, "turn_s": self.turn_s}
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Spec:
         return cls(rules=dict(data["rules"]), players=int(data["players"]),
                    seed=int(data["seed"]), takeover_s=float(data.get("takeover_s", 60)),
-                   seeded=bool(data.get("seeded", False)), budget=float(data.get("budget", 1.0)))
+                   seeded=bool(data.get("seeded", False)), budget=float(data.get("budget", 1.0)),
+                   deal_pause_s=float(data.get("deal_pause_s", 0)),
+                   turn_s=float(data.get("turn_s", 0)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,8 +112,12 @@ class LiveTable:
     """Seats with a connection in any process (people only)."""
     standins: set[int] = field(default_factory=set)
     """Person seats whose turns the stand-in computer player plays until they return."""
-    shared: dict[str, Any] = field(default_factory=dict)
+    words: TableWords = field(init=False)
+    """The words of the deal in play and of the finished deals, for every reader."""
+    shared: PublicTable | None = None
     """The public part of every seat's state at change ``shared_seq``."""
+    shared_json: dict[str, Any] = field(default_factory=dict)
+    """:attr:`shared` as JSON."""
     shared_seq: int = -1
     next_table: str | None = None
     """The table of the next game, once someone asked for one (``POST …/again``)."""
@@ -112,6 +126,7 @@ class LiveTable:
         rules = rules_from_record(self.spec.rules)
         self.game = Game(rules, self.spec.players, rng=random.Random(self.spec.seed),
                          auto_deal=False)
+        self.words = TableWords(self.game, [info.name for info in self.seat_infos()])
 
     @classmethod
     def rebuild(cls, table_id: str, spec: Spec, seats: list[Seat],
@@ -139,6 +154,8 @@ class LiveTable:
             raise RecordFormatError(f"change {change.seq} follows change {self.seq}")
         if change.move is None:
             deal = self.game.start_deal()
+            self.words.rename([info.name for info in self.seat_infos()])
+            self.words.deal_started()
             event = deal_event(len(self.game.deals), deal.dealer)
         else:
             assert change.seat is not None
@@ -146,7 +163,7 @@ class LiveTable:
                 raise RecordFormatError(
                     f"stored change {change.seq}: seat {change.seat} is not to move")
             move = parse_move(change.move)
-            self.game.play(move)
+            self.words.play(change.seat, move)
             event = move_event(change.seat, move)
         self.seq = change.seq
         return event
@@ -155,7 +172,7 @@ class LiveTable:
         """Make ``change``, the move ``move`` that :func:`check_move` has just allowed:
         played without being parsed or checked again."""
         assert change.seat is not None and change.seq == self.seq + 1
-        self.game.play(move, check=False)
+        self.words.play(change.seat, move, check=False)
         self.seq = change.seq
         return move_event(change.seat, move)
 
@@ -206,33 +223,39 @@ class LiveTable:
 
     # -- what is shown -----------------------------------------------------------------------
 
-    def seats_json(self) -> list[dict[str, Any]]:
-        shown = []
+    def seat_infos(self) -> list[SeatInfo]:
         bots = bot_seat_names([seat.bot if seat.kind == BOT else None for seat in self.seats])
-        for seat, bot in zip(self.seats, bots, strict=True):
-            entry: dict[str, Any] = {
-                "seat": seat.seat, "kind": seat.kind,
-                "name": seat.name or bot or f"Seat {seat.seat + 1}",
-                "connected": seat.kind == BOT or self.connected.get(seat.seat, False),
-                "open": seat.open,
-            }
-            if seat.kind == BOT:
-                entry["bot"] = seat.bot
-            if seat.seat in self.standins:
-                entry["standin"] = STANDIN_BOT
-            if seat.kept():
-                entry["kept"] = True
-            shown.append(entry)
-        return shown
+        return [SeatInfo(seat.seat, seat.kind, seat.name or bot or f"Seat {seat.seat + 1}",
+                         seat.kind == BOT or self.connected.get(seat.seat, False), seat.open,
+                         seat.bot if seat.kind == BOT else None,
+                         STANDIN_BOT if seat.seat in self.standins else None, seat.kept())
+                for seat, bot in zip(self.seats, bots, strict=True)]
+
+    def seats_json(self) -> list[dict[str, Any]]:
+        return [info.to_json() for info in self.seat_infos()]
 
     def state(self, seat: int | None) -> dict[str, Any]:
-        """``seat``'s state. What every seat sees alike is worked out once per change
-        (the states share those lists: read them, never change them)."""
-        if self.shared_seq != self.seq:
-            self.shared, self.shared_seq = {}, self.seq
-        state = seat_state(self.game, seat, self.seats_json(), self.shared)
+        """``seat``'s state (the protocol's JSON)."""
+        parsed: dict[str, Any] = json.loads(self.state_text(seat))
+        return parsed
+
+    def state_text(self, seat: int | None) -> str:
+        """``seat``'s state as JSON text. What every seat sees alike is worked out once per
+        change, and each entry of the history and each sheet is written once."""
+        if self.shared_seq != self.seq or self.shared is None:
+            self.shared, self.shared_seq = public_table(self.game), self.seq
+            self.shared_json = self.shared.to_json()
+        state = build_state(self.game, seat, self.seat_infos(), self.words, self.shared).to_json(
+            public=self.shared_json, history=[], deals=[])
+        del state["history"], state["deals"]
         state["next"] = self.next_table
-        return state
+        return (json.dumps(state)[:-1] + ', "history": ' + self.words.history_text(seat)
+                + ', "deals": ' + self.words.sheets_text(seat) + "}")
+
+    def event_for(self, reader: int | None) -> dict[str, Any]:
+        """The last change as ``reader`` is told it (the ``event`` of an update)."""
+        history = self.words.history(reader)
+        return history[-1].to_json() if history else {}
 
     def summary(self) -> dict[str, Any]:
         """The public summary: never a hidden card."""
@@ -240,6 +263,7 @@ class LiveTable:
             "table": self.id, "rules": self.game.rules.to_record(), "players": self.spec.players,
             "seats": self.seats_json(), "status": self.status, "totals": list(self.game.totals),
             "deal": len(self.game.deals), "seq": self.seq, "takeover_s": self.spec.takeover_s,
+            "deal_pause_s": self.spec.deal_pause_s, "turn_s": self.spec.turn_s,
             "next": self.next_table,
         }
         if self.spec.seeded:
@@ -257,7 +281,8 @@ class LiveTable:
         spec = self.spec
         seed = (spec.seed + 1) % SEED_LIMIT if spec.seeded else secrets.randbelow(SEED_LIMIT)
         new_spec = Spec(rules=dict(spec.rules), players=spec.players, seed=seed,
-                        takeover_s=spec.takeover_s, seeded=spec.seeded, budget=spec.budget)
+                        takeover_s=spec.takeover_s, seeded=spec.seeded, budget=spec.budget,
+                        deal_pause_s=spec.deal_pause_s, turn_s=spec.turn_s)
         seats = []
         for entry in self.seats:
             taken = entry.seat == seat and entry.kind == PERSON

@@ -23,6 +23,7 @@ from .live import OVER, PLAYING, WAITING, Change, LiveTable, Seat, Spec
 from .presence import Presence
 from .security import new_table_id, new_token, token_hash
 from .store import Store
+from .undo import is_undo, read_again, rebuild
 
 log = logging.getLogger("rummy500.server")
 
@@ -52,6 +53,8 @@ class Master:
         """Told after every change of a table's game or seats (the driver listens)."""
         self.loaded: Callable[[str], Any] = lambda table_id: None
         """Told when a table is read into memory (other processes are asked who is there)."""
+        self.extra_state: Callable[[LiveTable], dict[str, Any]] = lambda table: {}
+        """What every state of a table carries besides the game's (the pacing's fields)."""
         self.stop_counting = metrics.before_render(self.count_tables)
 
     # -- memory -----------------------------------------------------------------------------
@@ -93,8 +96,7 @@ class Master:
         if upto is None:
             upto = seen
         changes = [c for c in stored.changes if upto is None or c.seq <= upto]
-        table = LiveTable.rebuild(table_id, stored.spec, stored.seats, changes,
-                                  stored.next_table)
+        table = rebuild(table_id, stored.spec, stored.seats, changes, stored.next_table)
         for seat in range(table.spec.players):
             table.connected[seat] = self.presence.connected(table_id, seat)
         self._hold(table)
@@ -301,6 +303,9 @@ class Master:
             return
         self.last_local.discard(table.id)
         for change in newer:
+            if is_undo(change):  # changes were taken back: the table is read again
+                await read_again(self, table)
+                break
             event = table.apply(change)
             self._send_rendered(table, self._render(table, change.seq, event))
         self.changed(table)
@@ -327,9 +332,22 @@ class Master:
         frames: dict[int | None, str] = {}
         for client in self.connections.of(table.id):
             if client.seat not in frames:
-                frames[client.seat] = json.dumps({"type": "update", "seq": seq, "event": event,
-                                                  "state": table.state(client.seat)})
+                frames[client.seat] = (
+                    f'{{"type": "update", "seq": {seq}, '
+                    f'"event": {json.dumps(table.event_for(client.seat))}, '
+                    f'"state": {self.state_text(table, client.seat)}}}')
         return frames
+
+    def state_text(self, table: LiveTable, seat: int | None,
+                   also: dict[str, Any] | None = None) -> str:
+        """``seat``'s state of ``table`` as clients get it (JSON text), with ``also``."""
+        text = table.state_text(seat)
+        extra = {**self.extra_state(table), **(also or {})}
+        return text if not extra else text[:-1] + ", " + json.dumps(extra)[1:]
+
+    def state_of(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
+        """``seat``'s state of ``table`` as clients get it."""
+        return {**table.state(seat), **self.extra_state(table)}
 
     def _send_rendered(self, table: LiveTable, frames: dict[int | None, str]) -> None:
         for client in self.connections.of(table.id):

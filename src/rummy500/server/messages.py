@@ -7,6 +7,8 @@ Changed(table='abc', seq=7)
 Present(table='abc', process='p1', seat=1, count=2)
 >>> decode('{"t": "abc", "k": "nonsense"}') is None
 True
+>>> decode(encode(Ready("abc", 2, 1)))
+Ready(table='abc', deal=2, seat=1)
 """
 
 from __future__ import annotations
@@ -62,10 +64,33 @@ class NextTable:
     next: str
 
 
-Message = Changed | SeatsChanged | AskPresence | Present | NextTable
+@dataclass(frozen=True, slots=True)
+class Said:
+    """A chat line (or a reaction) is stored: every client of the table hears it.
+    ``line`` is its frame's fields (``n``, ``seat``, ``name``, ``text``, ``at`` and
+    perhaps ``react``), short enough to travel whole (talk.py bounds them)."""
+
+    table: str
+    process: str
+    """The process that stored it (it has told its own clients already)."""
+    line: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """``seat`` has said ``continue`` after deal ``deal`` (it is stored)."""
+
+    table: str
+    deal: int
+    seat: int
+
+
+Message = Changed | SeatsChanged | AskPresence | Present | NextTable | Said | Ready
 
 _KINDS: dict[type[Any], str] = {Changed: "changed", SeatsChanged: "seats", AskPresence: "ask",
-                                Present: "present", NextTable: "next"}
+                                Present: "present", NextTable: "next", Said: "said",
+                                Ready: "ready"}
+LINE_FIELDS = {"n": int, "seat": int, "name": str, "text": str, "at": str, "react": str}
 
 
 def encode(message: Message) -> str:
@@ -75,9 +100,15 @@ def encode(message: Message) -> str:
         body = {"p": message.process}
     elif isinstance(message, Present):
         body = {"p": message.process, "s": message.seat, "n": message.count}
+    elif isinstance(message, Said):
+        body = {"p": message.process, "line": message.line}
+    elif isinstance(message, Ready):
+        body = {"deal": message.deal, "s": message.seat}
     else:
         body = {"next": message.next}
-    return json.dumps({"t": message.table, "k": _KINDS[type(message)], **body})
+    # Not escaped to ASCII: a chat line of 200 emoji stays within PAYLOAD_LIMIT characters.
+    return json.dumps({"t": message.table, "k": _KINDS[type(message)], **body},
+                      ensure_ascii=False)
 
 
 def _int(value: Any) -> int | None:
@@ -109,8 +140,25 @@ def decode(payload: str) -> Message | None:
         return None
     if kind == "next" and isinstance(data.get("next"), str):
         return NextTable(table, data["next"])
+    if kind == "said" and isinstance(process, str):
+        return _said(table, process, data.get("line"))
+    if kind == "ready":
+        deal, seat = _int(data.get("deal")), _int(data.get("s"))
+        if deal is not None and seat is not None and 0 <= seat < 64:
+            return Ready(table, deal, seat)
     return None
 
 
+def _said(table: str, process: str, line: Any) -> Said | None:
+    if not isinstance(line, dict) or not set(line) <= set(LINE_FIELDS):
+        return None
+    for key, kind in LINE_FIELDS.items():
+        if key in line and not (isinstance(line[key], kind) and not isinstance(line[key], bool)):
+            return None
+    if not {"n", "seat", "name", "text", "at"} <= set(line):
+        return None
+    return Said(table, process, dict(line))
+
+
 __all__ = ["NOTIFY_CHANNEL", "AskPresence", "Changed", "Message", "NextTable", "Present",
-           "SeatsChanged", "decode", "encode"]
+           "Ready", "Said", "SeatsChanged", "decode", "encode"]

@@ -52,7 +52,7 @@ OTHER = "other"
 Mover = Literal["person", "bot"]
 MOVERS: tuple[Mover, ...] = ("person", "bot")
 REFUSAL_CODES = (STALE, NOT_YOUR_TURN, BAD_MOVE, ILLEGAL, NOT_STARTED, OVER, NOT_SEATED,
-                 "unavailable", "unknown_table")
+                 "unavailable", "unknown_table", "undo_blocked")
 """The ``refused`` codes of docs/protocol.md."""
 ConnectionKind = Literal["http", "websocket"]
 CONNECTION_KINDS: tuple[ConnectionKind, ...] = ("http", "websocket")

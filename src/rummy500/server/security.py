@@ -70,6 +70,25 @@ class BadName(ValueError):
     """A player name that cannot be used."""
 
 
+UNPRINTABLE = ("Cc", "Cf", "Co", "Cs", "Cn")
+"""Unicode categories people's words may not hold: control characters, format characters
+(the bidi overrides that turn text around among them), private use, surrogates, unassigned."""
+
+
+def unprintable(ch: str) -> bool:
+    return unicodedata.category(ch) in UNPRINTABLE
+
+
+def printable_text(value: str) -> str:
+    """``value`` without its :data:`UNPRINTABLE` characters, its spaces run together and
+    trimmed (chat lines: what cannot be shown is dropped rather than refused).
+
+    >>> printable_text("  hi\u202e there\x07 ")
+    'hi there'
+    """
+    return " ".join("".join(ch for ch in value if not unprintable(ch)).split())
+
+
 def clean_name(value: Any) -> str:
     """A person's name as given: text of 1 to 24 printable characters, trimmed."""
     if not isinstance(value, str):
@@ -79,7 +98,7 @@ def clean_name(value: Any) -> str:
         raise BadName("name must not be empty")
     if len(name) > NAME_LIMIT:
         raise BadName(f"name must be at most {NAME_LIMIT} characters")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs", "Cn") for ch in name):
+    if any(unprintable(ch) for ch in name):
         raise BadName("name must hold printable characters only")
     return name
 
@@ -123,9 +142,36 @@ def parse_frame(text: str) -> dict[str, Any] | BadFrame:
         if not isinstance(move, str):
             return BadFrame("bad_frame", "move must be text in the move notation")
         return {"type": "move", "id": client_id, "seq": seq, "move": move}
+    if kind in TALK_FRAMES:
+        return _talk_frame(kind, frame)
     if isinstance(kind, str) and len(kind) <= 32:
-        return BadFrame("bad_frame", f"unknown frame type {kind!r}: hello, move or ping")
-    return BadFrame("bad_frame", "a frame needs a type: hello, move or ping")
+        return BadFrame("bad_frame", f"unknown frame type {kind!r}: {FRAME_TYPES}")
+    return BadFrame("bad_frame", f"a frame needs a type: {FRAME_TYPES}")
+
+
+TALK_FRAMES = {"chat": "text", "react": "what", "continue": "deal", "undo": None}
+"""The frames of talk and pacing, and the field each carries besides its ``id``."""
+FRAME_TYPES = "hello, move, ping, chat, react, continue or undo"
+
+
+def _talk_frame(kind: str, frame: dict[str, Any]) -> dict[str, Any] | BadFrame:
+    client_id = frame.get("id", "")
+    if kind != "continue" and client_id == "":
+        return BadFrame("bad_frame", f"id must be text of 1 to {CLIENT_ID_LIMIT} characters")
+    if not isinstance(client_id, str) or len(client_id) > CLIENT_ID_LIMIT:
+        return BadFrame("bad_frame", f"id must be text of 1 to {CLIENT_ID_LIMIT} characters")
+    checked: dict[str, Any] = {"type": kind, "id": client_id}
+    field_name = TALK_FRAMES[kind]
+    if field_name is None:
+        return checked
+    value = frame.get(field_name)
+    if field_name == "deal":
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 < value < 2**31:
+            return BadFrame("bad_frame", "deal must be the number of the deal that ended")
+    elif not isinstance(value, str):
+        return BadFrame("bad_frame", f"{field_name} must be text")
+    checked[field_name] = value
+    return checked
 
 
 class RateLimit:
@@ -164,6 +210,7 @@ def origin_allowed(origin: str | None, host: str | None) -> bool:
     return parts.scheme in ("http", "https") and parts.netloc.lower() == host.lower()
 
 
-__all__ = ["FRAMES_PER_SECOND", "FRAME_LIMIT", "TOKEN_LIMIT", "BadFrame", "BadName",
-           "RateLimit", "clean_name", "new_table_id", "new_token", "origin_allowed",
-           "parse_frame", "token_hash", "valid_id", "valid_token"]
+__all__ = ["FRAMES_PER_SECOND", "FRAME_LIMIT", "TOKEN_LIMIT", "UNPRINTABLE", "BadFrame",
+           "BadName", "RateLimit", "clean_name", "new_table_id", "new_token", "origin_allowed",
+           "parse_frame", "printable_text", "token_hash", "unprintable", "valid_id",
+           "valid_token"]

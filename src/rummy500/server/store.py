@@ -33,7 +33,9 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from .database import (
     async_url,
     changes,
+    chat,
     private_sqlite_files,
+    ready,
     seats,
     sqlite_pragmas,
     tables,
@@ -371,6 +373,8 @@ class Store:
             gone = [row.id for row in await conn.execute(
                 select(tables.c.id).where(old).limit(limit))]
             if gone:
+                await conn.execute(chat.delete().where(chat.c.table_id.in_(gone)))
+                await conn.execute(ready.delete().where(ready.c.table_id.in_(gone)))
                 await conn.execute(changes.delete().where(changes.c.table_id.in_(gone)))
                 await conn.execute(seats.delete().where(seats.c.table_id.in_(gone)))
                 await conn.execute(tables.delete().where(tables.c.id.in_(gone)))

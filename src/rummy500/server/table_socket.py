@@ -144,8 +144,10 @@ async def _read(hub: Hub, websocket: WebSocket, client: Client) -> None:
         elif not client.joined:
             client.send({"type": "error", "code": "hello_first",
                          "message": "say hello first: {\"type\": \"hello\", \"token\": ...}"})
-        else:
+        elif kind == "move":
             await hub.move(client, frame["id"], frame["seq"], frame["move"])
+        else:
+            await hub.talk_frame(client, frame)
 
 
 __all__ = ["serve_socket"]

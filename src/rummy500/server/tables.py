@@ -1,5 +1,6 @@
 """A new table's set-up from the body of ``POST /api/tables``: rules, players, seats,
-``takeover_s`` and (where the operator allows it) the seed, each checked."""
+``takeover_s``, ``deal_pause_s``, ``turn_s`` and (where the operator allows it) the seed,
+each checked."""
 
 from __future__ import annotations
 
@@ -13,6 +14,10 @@ from .live import BOT, PERSON, SEED_LIMIT, Seat, Spec
 from .security import BadName, clean_name
 
 TAKEOVER_LIMIT = 24 * 3600
+DEAL_PAUSE_LIMIT = 600
+"""The longest deal pause (``deal_pause_s``), in seconds."""
+TURN_LIMITS = (5, 3600)
+"""The turn clock (``turn_s``) when on: from 5 seconds to an hour (0 is off)."""
 
 
 def table_spec(data: dict[str, Any], *, allow_seeds: bool = False) -> tuple[Spec, list[Seat]]:
@@ -36,6 +41,11 @@ def table_spec(data: dict[str, Any], *, allow_seeds: bool = False) -> tuple[Spec
             or not 0 <= takeover <= TAKEOVER_LIMIT):
         raise ApiError(400, "bad_takeover",
                        f"takeover_s must be a number of seconds from 0 to {TAKEOVER_LIMIT}")
+    pause = _seconds(data, "deal_pause_s", 0, DEAL_PAUSE_LIMIT, "bad_deal_pause")
+    turn_s = _seconds(data, "turn_s", 0, TURN_LIMITS[1], "bad_turn_s")
+    if 0 < turn_s < TURN_LIMITS[0]:
+        raise ApiError(400, "bad_turn_s", f"turn_s must be 0 (no clock) or from "
+                       f"{TURN_LIMITS[0]} to {TURN_LIMITS[1]} seconds")
     seed = data.get("seed")
     if seed is not None and not allow_seeds:
         raise ApiError(400, "seeds_disabled", "this server shuffles every table itself: a "
@@ -46,8 +56,17 @@ def table_spec(data: dict[str, Any], *, allow_seeds: bool = False) -> tuple[Spec
     seats = _seats(data.get("seats"), players)
     spec = Spec(rules=rules.to_record(), players=players,
                 seed=secrets.randbelow(SEED_LIMIT) if seed is None else seed,
-                takeover_s=float(takeover), seeded=seed is not None)
+                takeover_s=float(takeover), seeded=seed is not None, deal_pause_s=pause,
+                turn_s=turn_s)
     return spec, seats
+
+
+def _seconds(data: dict[str, Any], key: str, low: float, high: float, code: str) -> float:
+    value = data.get(key, 0)
+    if (not isinstance(value, int | float) or isinstance(value, bool)
+            or not low <= value <= high):
+        raise ApiError(400, code, f"{key} must be a number of seconds from {low} to {high}")
+    return float(value)
 
 
 def _seats(given: Any, players: int) -> list[Seat]:
@@ -83,4 +102,4 @@ def person_name(value: Any) -> str:
         raise ApiError(400, "bad_name", str(error)) from None
 
 
-__all__ = ["TAKEOVER_LIMIT", "person_name", "table_spec"]
+__all__ = ["DEAL_PAUSE_LIMIT", "TAKEOVER_LIMIT", "TURN_LIMITS", "person_name", "table_spec"]

@@ -4,17 +4,19 @@ services every front end needs around it (front-end neutral: no Textual here).
 The session makes people's moves only when the engine allows them (a refused
 move changes nothing and gives the engine's reason), prepares computer players'
 turns so a front end can run them off its main thread, takes moves back against
-computer players (with :meth:`Game.push` / :meth:`Game.pop`), gives hints, keeps
-a log in plain words, and saves the game after every move.
+computer players (with :meth:`Game.push` / :meth:`Game.pop`), gives hints, and saves
+the game after every move. Beside its game it keeps the table's words
+(:class:`~.table_words.TableWords`): :meth:`TableSession.state` is one seat's
+:class:`~.seat_state.SeatState`, the same model an online seat reads from the server.
 
 >>> from rummy500.session.settings import default_settings
 >>> session = TableSession.new(default_settings(bot="random", seed=0))
->>> session.log
-['Deal 1: Random deals; You play first.']
+>>> session.log(0)
+['Deal 1: Random deals.']
 >>> session.play(0, "discard Kc")
 'draw first: the top card of the stock, or cards from the discard pile'
->>> session.play(0, "draw") is None, session.log[-1]
-(True, 'You draw from the stock')
+>>> session.play(0, "draw") is None, session.log(0)[-1].startswith("You draw ")
+(True, True)
 """
 
 from __future__ import annotations
@@ -31,28 +33,21 @@ from ..errors import DeckError, SaveError, SaveInUseError
 from ..errors import SessionError as SessionError
 from ..game import Game
 from ..moves import (
-    DRAW,
-    LAYOFF,
-    MELD,
-    RUMMY_LAYOFF,
-    RUMMY_MELD,
-    TAKE,
     InvalidMoveError,
     Move,
     parse_move,
 )
-from ..narrate import before, verb
 from ..record import ReplayError, cards_from_faces, game_record, replay
 from ..view import PlayerView
-from . import words
 from .saves import SaveStore
+from .seat_state import HistoryEntry, SeatInfo, SeatState
 from .settings import PERSON, SettingsError, TableSettings, default_bot
+from .state import build_state
+from .table_words import TableWords
+from .undo_rule import moves_to_take_back
+from .words import side_label, table_log
 
 SAVE_VERSION = 1
-
-SHOWN_KINDS = frozenset({TAKE, MELD, LAYOFF, RUMMY_MELD, RUMMY_LAYOFF})
-"""A computer player's moves that show the table something new of its hand (undo stops there)."""
-
 
 @dataclass(frozen=True, slots=True)
 class Made:
@@ -62,8 +57,6 @@ class Made:
     move: Move
     deal: int
     """The index of the deal it was made in (from 0)."""
-    log_length: int
-    """The log's length before the move (undo cuts the log back to it)."""
     ended: int | None
     """The index of the deal this move ended, if it ended one."""
 
@@ -101,7 +94,12 @@ class TableSession:
         self.store = store
         self.names = settings.seat_names()
         self.people = settings.people
-        self.log: list[str] = []
+        # The session deals each next deal itself, once it has kept the words of the deal
+        # that ended (a game that deals on by itself would deal before they are kept).
+        game.auto_deal = False
+        self.words = TableWords.of_game(game, self.names)
+        self.told: dict[int, dict[int | None, tuple[HistoryEntry, ...]]] = {}
+        """The history of each finished deal (by its number from 1), for each reader."""
         self.made: list[Made] = []
         self._stamp = 0
         budget = settings.budget
@@ -122,9 +120,9 @@ class TableSession:
         if settings.seed is None:
             settings = replace(settings, seed=secrets.randbelow(2**31))
         assert settings.seed is not None
-        game = Game(rules, settings.players, rng=random.Random(settings.seed))
+        game = Game(rules, settings.players, rng=random.Random(settings.seed), auto_deal=False)
+        game.start_deal()
         session = cls(settings, game, store)
-        session.log.append(session._opening())
         session.save()
         return session
 
@@ -165,7 +163,6 @@ class TableSession:
             raise SaveError("the saved game's seats do not match its players")
         settings.check()
         session = cls(settings, game, store)
-        session.log.append(f"Resumed: deal {len(game.deals)}. " + session.standing())
         index = len(game.deals) - 1
         deal = game.deal
         deal.set_restocks([cards_from_faces(order, game.rules, game.players)
@@ -179,7 +176,7 @@ class TableSession:
             if reason is not None:
                 raise ReplayError(index, number, reason)
             try:
-                session._make(game.turn, move, save=False)
+                session._make(game.turn, move, save=False, deal_on=False)
             except DeckError as error:  # a restock order that does not fit the pile
                 raise ReplayError(index, number, str(error)) from None
         if game.deal.over:
@@ -188,7 +185,6 @@ class TableSession:
             raise SaveError(f"the save gives {len(restock)} restock order(s), but the stock was "
                             f"reshuffled {deal.restocks} time(s)")
         deal.set_restocks((), game.rng)
-        game.auto_deal = True
         state = table.get("rng")
         if state is not None:
             try:
@@ -196,12 +192,6 @@ class TableSession:
             except (TypeError, ValueError, IndexError) as error:
                 raise SaveError(f"the saved random state cannot be read: {error}") from None
         return session
-
-    def _opening(self) -> str:
-        deal = self.game.deal
-        return (f"Deal {len(self.game.deals)}: {self.names[deal.dealer]} "
-                f"{verb(self.names[deal.dealer], 'deals')}; "
-                f"{self.names[deal.turn]} {verb(self.names[deal.turn], 'plays')} first.")
 
     def _seed_for(self, what: str) -> int:
         return random.Random(f"rummy500 play {self.seed} {what}").getrandbits(63)
@@ -239,7 +229,25 @@ class TableSession:
         return self.game.view(seat)
 
     def side_label(self, side: int) -> str:
-        return words.side_label(self.rules, self.names, side)
+        return side_label(self.rules, self.names, side)
+
+    def seat_infos(self) -> list[SeatInfo]:
+        return [SeatInfo(seat, PERSON, name) if kind == PERSON else
+                SeatInfo(seat, "bot", name, bot=kind)
+                for seat, (kind, name) in enumerate(zip(self.settings.seats, self.names,
+                                                        strict=True))]
+
+    def state(self, reader: int | None) -> SeatState:
+        """The table as ``reader`` (a seat, or None: hands hidden) may know it now."""
+        return build_state(self.game, reader, self.seat_infos(), self.words)
+
+    def histories(self, reader: int | None) -> dict[int, tuple[HistoryEntry, ...]]:
+        """The history of every finished deal of this session, as ``reader`` was told it."""
+        return {number: told[reader] for number, told in self.told.items() if reader in told}
+
+    def log(self, reader: int | None) -> list[str]:
+        """The whole log as ``reader`` is told it (:func:`~.words.table_log`)."""
+        return table_log(self.state(reader), self.histories(reader))
 
     def standing(self) -> str:
         totals = ", ".join(f"{self.side_label(side)} {total}"
@@ -282,26 +290,23 @@ class TableSession:
         check_move(self.game, turn.seat, decision.move, who, SessionError)
         return self._make(turn.seat, decision.move)
 
-    def _make(self, seat: int, move: Move, *, save: bool = True) -> Made:
+    def _make(self, seat: int, move: Move, *, save: bool = True, deal_on: bool = True) -> Made:
+        """Make a legal ``move``; when it ends a deal, keep its words and (``deal_on``)
+        deal the next one."""
         game = self.game
-        deal = game.deal
         index = len(game.deals) - 1
         results = len(game.results)
-        seen = before(deal)
-        log_length = len(self.log)
-        game.push(move)
-        self.log.append(words.move_line(self.names[seat], seat, move, seen, deal))
+        self.words.play(seat, move, check=False, undoable=True)
         ended = None
         if len(game.results) > results:
             ended = index
-            sheet = words.deal_sheet(game, self.names, index)
-            self.log.append(f"Deal {sheet.number} is over: {sheet.ending}. " + ", ".join(
-                f"{row.who} {row.deal:+d} ({row.total})" for row in sheet.rows) + ".")
-            if game.finished:
-                self.log.append(sheet.outcome)
-            else:
-                self.log.append(self._opening())
-        made = Made(seat, move, index, log_length, ended)
+            readers: list[int | None] = [*self.people, None]
+            self.told[index + 1] = {reader: tuple(self.words.history(reader))
+                                    for reader in readers}
+            if deal_on and not game.finished:
+                game.start_deal()
+                self.words.deal_started()
+        made = Made(seat, move, index, ended)
         self.made.append(made)
         self._stamp += 1
         if save:
@@ -318,20 +323,10 @@ class TableSession:
         if not self.person_to_move:
             return "wait for your turn to take a move back"
         current = len(self.game.deals) - 1
-        mine = [index for index, m in enumerate(self.made)
-                if m.seat in self.people and m.deal == current]
-        if not mine:
-            return "there is no move of yours to take back in this deal"
-        last = self.made[mine[-1]]
-        # Taking back what made you see a card (a stock draw, a computer player's take
-        # from the pile or its cards laid down) would let you choose again knowing it.
-        if last.move.kind == DRAW:
-            return "a card drawn from the stock cannot be taken back: you have seen it"
-        for answer in self.made[mine[-1] + 1:]:
-            if answer.move.kind in SHOWN_KINDS:
-                return (f"{self.names[answer.seat]} has since shown cards ({answer.move}), so "
-                        f"your {last.move.kind} cannot be taken back: you have seen them")
-        return None
+        person = self.people[0]
+        taken = moves_to_take_back([(m.seat, m.move) for m in self.made if m.deal == current],
+                                   person, self.names)
+        return taken if isinstance(taken, str) else None
 
     def undo(self) -> list[Made]:
         """Take back the person's last move and every computer player's move since."""
@@ -345,7 +340,7 @@ class TableSession:
             taken.append(made)
             if made.seat in self.people:
                 break
-        del self.log[made.log_length:]
+        self.words = TableWords.of_game(self.game, self.names)
         self._stamp += 1
         self.save()
         return taken
@@ -385,9 +380,6 @@ class TableSession:
                                  f"({reason}); it goes on unsaved")
         else:
             self.save_problem = None
-
-    def sheet(self, index: int) -> words.DealSheet:
-        return words.deal_sheet(self.game, self.names, index)
 
 
 __all__ = ["BotTurn", "Made", "SessionError", "SettingsError", "TableSession"]

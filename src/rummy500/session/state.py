@@ -23,7 +23,8 @@ from ..cards import JOKER, face_of, face_str, iter_bits, sort_key
 from ..game import Game
 from ..melds import Meld
 from ..moves import Move
-from ..view import PlayerView
+from .seat_state import PublicTable, SeatInfo, SeatState, TableMeld
+from .table_words import TableWords
 
 WAITING = "waiting"
 """The phase of a table whose game has not started (a person seat is still open)."""
@@ -38,7 +39,7 @@ def hand_texts(hand: int) -> list[str]:
     return [card_text(card) for card in sorted(iter_bits(hand), key=sort_key)]
 
 
-def meld_json(meld: Meld) -> dict[str, Any]:
+def table_meld(meld: Meld) -> TableMeld:
     """A meld as PROTOCOL.md gives it, its cards in the meld's order (a run low to high)."""
     ordered = sorted(meld.cards, key=lambda table_card: meld.order_key(table_card.face))
     cards = []
@@ -47,8 +48,12 @@ def meld_json(meld: Meld) -> dict[str, Any]:
             cards.append("*" if table_card.face == JOKER else "*=" + face_str(table_card.face))
         else:
             cards.append(card_text(table_card.card))
-    return {"id": f"m{meld.number}", "cards": cards,
-            "by": [table_card.seat for table_card in ordered]}
+    return TableMeld(f"m{meld.number}", tuple(cards),
+                     tuple(table_card.seat for table_card in ordered))
+
+
+def meld_json(meld: Meld) -> dict[str, Any]:
+    return table_meld(meld).to_json()
 
 
 def public_move(move: Move) -> str:
@@ -65,69 +70,51 @@ def deal_event(number: int, dealer: int) -> dict[str, Any]:
     return {"deal": number, "dealer": dealer}
 
 
-def deal_sheets(game: Game) -> list[dict[str, Any]]:
-    """Every finished deal, as ``rummy500 replay --json`` gives its rounds."""
-    return [{"went_out": result.went_out, "melded": list(result.melded),
-             "in_hand": list(result.in_hand), "scores": list(result.scores)}
-            for result in game.results]
-
-
-def seat_state(
-    game: Game, seat: int | None, seats: Sequence[Mapping[str, Any]],
-    shared: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The whole truth for ``seat`` (None: a spectator) of ``game``, with the ``seats`` list.
-
-    A game with no deal yet is a table still waiting for people. ``shared``: an empty
-    dict to give to every call for the same moment of the game, so that what every seat
-    sees alike is worked out once (the states then share those lists: read them only).
-    """
-    players = game.players
+def public_table(game: Game) -> PublicTable:
+    """What every seat sees alike of ``game`` now (a game with no deal: an empty table)."""
     if not game.deals:
-        state: dict[str, Any] = {
-            "players": players, "seat": seat, "dealer": None, "turn": None,
-            "phase": WAITING, "deal": 0, "hand_sizes": [0] * players, "stock": 0,
-            "pile": [], "melds": [], "must_use": None, "credit": [0] * players,
-            "totals": list(game.totals), "history": [], "deals": [],
-            "over": False, "winner": None, "seats": [dict(s) for s in seats],
-        }
-        if seat is not None:
-            state["hand"] = []
-        return state
+        players = game.players
+        return PublicTable((0,) * players, 0, (), (), None, (0,) * players, tuple(game.totals))
+    view = game.view(0)
+    return PublicTable(
+        tuple(view.hand_sizes), view.stock_count, tuple(card_text(card) for card in view.pile),
+        tuple(table_meld(meld) for meld in view.melds),
+        None if view.must_use < 0 else card_text(view.must_use), tuple(view.credit),
+        tuple(game.totals))
+
+
+def build_state(game: Game, seat: int | None, seats: Sequence[SeatInfo], words: TableWords,
+                public: PublicTable | None = None) -> SeatState:
+    """The whole truth for ``seat`` (None: a spectator) of ``game``, with the ``seats``, the
+    words of the deal and of the finished deals from ``words``. ``public``: the
+    :func:`public_table` of this moment, when already made for another seat.
+
+    A game with no deal yet is a table still waiting for people.
+    """
+    if public is None:
+        public = public_table(game)
+    history, deals = tuple(words.history(seat)), tuple(words.sheets(seat))
+    if not game.deals:
+        return SeatState(game.players, seat, None, None, WAITING, 0, public,
+                         None if seat is None else (), None, history, deals, False, None,
+                         tuple(seats))
     view = game.view(0 if seat is None else seat)
-    state = {
-        "players": players, "seat": seat, "dealer": view.dealer,
-        "turn": None if game.finished else view.turn, "phase": view.phase,
-        "deal": view.deal_number + 1,
-    }
-    if seat is not None:
-        state["hand"] = hand_texts(view.hand)
-    if shared is None:
-        shared = {}
-    if not shared:
-        shared.update(_public(view))
-        shared["totals"] = list(game.totals)
-        shared["deals"] = deal_sheets(game)
-    state.update(shared)
-    state["over"] = game.finished
-    state["winner"] = game.winner
-    state["seats"] = [dict(s) for s in seats]
+    legal = None
     if seat is not None and not game.finished and view.my_turn:
-        state["legal"] = [public_move(move) for move in view.legal_moves()]
-    return state
+        legal = tuple(public_move(move) for move in view.legal_moves())
+    return SeatState(game.players, seat, view.dealer, None if game.finished else view.turn,
+                     view.phase, view.deal_number + 1, public,
+                     None if seat is None else tuple(hand_texts(view.hand)), legal, history,
+                     deals, game.finished, game.winner, tuple(seats))
 
 
-def _public(view: PlayerView) -> dict[str, Any]:
-    return {
-        "hand_sizes": list(view.hand_sizes),
-        "stock": view.stock_count,
-        "pile": [card_text(card) for card in view.pile],
-        "melds": [meld_json(meld) for meld in view.melds],
-        "must_use": None if view.must_use < 0 else card_text(view.must_use),
-        "credit": list(view.credit),
-        "history": [public_move(move) for move in view.history],
-    }
+def seat_state(game: Game, seat: int | None, seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """``seat``'s state of ``game`` as the protocol's JSON, its words made from the game's
+    record (the seats' names from ``seats``)."""
+    infos = [SeatInfo.from_json(entry) for entry in seats]
+    names = [info.name for info in infos] or [f"Seat {n + 1}" for n in range(game.players)]
+    return build_state(game, seat, infos, TableWords.of_game(game, names)).to_json()
 
 
-__all__ = ["WAITING", "card_text", "deal_event", "deal_sheets", "hand_texts", "meld_json",
-           "move_event", "public_move", "seat_state"]
+__all__ = ["WAITING", "build_state", "card_text", "deal_event", "hand_texts", "meld_json",
+           "move_event", "public_move", "public_table", "seat_state", "table_meld"]

@@ -1,37 +1,20 @@
-"""The table in plain words: public move lines, deal scores and the winner, with seat names.
+"""The table in plain words: sides, the standing, a deal's sheet in one line, the log of a
+table, the rules. The words of each move and each sheet line are made once, by
+:mod:`.table_words` and :mod:`.sheets`; here they are only put together.
 
-Everything here is public: a draw from the stock never names its card. The phrases
-are :mod:`rummy500.narrate`'s, said as the table sees them. Front-end neutral (no
-Textual).
+Everything here is public: a draw from the stock never names its card but to the one who
+drew it. Front-end neutral (no Textual).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 
 from ..deal import IDLE_TURNS_PER_PLAYER, Deal, DealResult
-from ..game import Game
-from ..moves import Move
-from ..narrate import (
-    ENDINGS,
-    YOU,
-    Before,
-    cards_text,
-    hand_text,
-    idle_rule,
-    meld_text,
-    move_text,
-    plural,
-)
+from ..narrate import ENDINGS, YOU, idle_rule, plural
 from ..rules import Rules
 from ..scoring import points_for
-
-
-def move_line(who: str, seat: int, move: Move, seen: Before, deal: Deal) -> str:
-    """``move`` by ``who`` (at ``seat``) as the table sees it; ``deal`` is the deal after it."""
-    return move_text(who, seat, move, seen, deal, spectator=False)
-
+from .seat_state import HistoryEntry, SeatState
 
 # -- sides, deal scores, the winner ----------------------------------------------------------
 
@@ -52,100 +35,11 @@ def ending_words(deal: Deal, result: DealResult, names: Sequence[str]) -> str:
         who=who, idle=IDLE_TURNS_PER_PLAYER * deal.players)
 
 
-@dataclass(frozen=True, slots=True)
-class ScoreRow:
-    """One player's or side's line of a deal's score sheet."""
-
-    who: str
-    table: int
-    hand: int
-    deal: int
-    total: int
-
-
-@dataclass(frozen=True, slots=True)
-class DealSheet:
-    """What a deal gave: how it ended, rows per side, notes, and the game's state after it."""
-
-    number: int
-    """The deal's number, from 1."""
-    ending: str
-    rows: tuple[ScoreRow, ...]
-    notes: tuple[str, ...]
-    hands: tuple[tuple[str, str], ...]
-    """Each player's name and the cards left in hand, now shown to all."""
-    finished: bool
-    outcome: str
-    """The winner (or a draw) when the game is over; else who leads."""
-    table: tuple[str, ...] = ()
-    """The table as the deal ended: each meld with who laid its cards, then the pile."""
-
-
-def deal_sheet(game: Game, names: Sequence[str], index: int) -> DealSheet:
-    """The score sheet of deal ``index`` (from 0) of ``game``."""
-    rules, players = game.rules, game.players
-    deal, result = game.deals[index], game.results[index]
-    sides = rules.sides(players)
-    totals = [sum(r.scores[side] for r in game.results[: index + 1]) for side in range(sides)]
-    last = index == len(game.results) - 1
-    if last and game.finished:
-        totals = list(game.totals)
-    rows = []
-    for side in range(sides):
-        seats = side_seats(rules, players, side)
-        rows.append(ScoreRow(side_label(rules, names, side),
-                             sum(result.melded[s] for s in seats),
-                             sum(result.in_hand[s] for s in seats),
-                             result.scores[side], totals[side]))
-    notes = sheet_notes(rules, names, result.went_out,
-                        game.winner if last and game.finished else None)
-    hands = tuple((names[seat], hand_text(deal.hands[seat]) if deal.hands[seat] else "—")
-                  for seat in range(players))
-    table = [f"{meld.name} {meld_text(meld)} ("
-             + ", ".join(dict.fromkeys(names[card.seat] for card in meld.cards)) + ")"
-             for meld in deal.melds]
-    table.append(f"pile: {cards_text(deal.pile) or 'empty'}")
-    # A sheet says only what was known when its deal ended: who led then, not who won.
-    outcome = (outcome_words(game, names, totals) if last and game.finished else
-               standing_words(rules, names, totals, finished=False, winner=None, margin=0,
-                              deals_played=index + 1))
-    return DealSheet(index + 1, ending_words(deal, result, names), tuple(rows), tuple(notes),
-                     hands, last and game.finished, outcome, tuple(table))
-
-
-def sheet_notes(rules: Rules, names: Sequence[str], went_out: int | None,
-                final_winner: int | None) -> list[str]:
-    """How a deal's score sheet adds up: the going-out bonus, the rule of the sums, and the
-    final bonus on the sheet that ends the game (``final_winner``: the side that won it)."""
-    points = points_for(rules)
-    notes = []
-    if went_out is not None and points.going_out_bonus:
-        side = rules.side_of(went_out)
-        notes.append(f"{side_label(rules, names, side)}: +{points.going_out_bonus} "
-                     "for going out")
-    if rules.add_hand_to_winner:
-        notes.append("Add Opponent's Hand: hands are not subtracted; whoever went out adds "
-                     "the others' hands")
-    else:
-        notes.append("deal score = points on the table − points in hand")
-    if final_winner is not None and points.final_bonus:
-        notes.append(f"{side_label(rules, names, final_winner)}: +{points.final_bonus} "
-                     "final bonus")
-    return notes
-
-
-def outcome_words(game: Game, names: Sequence[str], totals: Sequence[int]) -> str:
-    """Who won and by how much, or a draw; during the game, who leads."""
-    return standing_words(game.rules, names, totals, finished=game.finished,
-                          winner=game.winner, margin=game.margin,
-                          deals_played=len(game.results))
-
-
 def standing_words(rules: Rules, names: Sequence[str], totals: Sequence[int], *,
                    finished: bool, winner: int | None, margin: int,
                    deals_played: int) -> str:
-    """:func:`outcome_words` from the figures alone (an online seat has no :class:`Game`):
-    ``totals`` per side; ``margin``, the winner's lead over the next side at the end."""
+    """Who won and by how much, or a draw; during the game, who leads: ``totals`` per side;
+    ``margin``, the winner's lead over the next side at the end."""
     if finished:
         if winner is None:
             return "The game is a draw."
@@ -165,6 +59,20 @@ def standing_words(rules: Rules, names: Sequence[str], totals: Sequence[int], *,
         return f"{together} lead with {best}{goal}."
     who = side_label(rules, names, leaders[0])
     return f"{who} {'lead' if rules.partnership or who == YOU else 'leads'} with {best}{goal}."
+
+
+def table_log(state: SeatState, histories: Mapping[int, Sequence[HistoryEntry]]) -> list[str]:
+    """The log of a table as ``state``'s reader is told it: each deal's history, then its
+    sheet in one line (:attr:`~.seat_state.DealSheet.text`) and the standing after it.
+    ``histories``: the history of each deal before the one in play (by its number from 1)
+    that the reader saw."""
+    lines: list[str] = []
+    for number in range(1, max(state.deal, len(state.deals)) + 1):
+        told = state.history if number == state.deal else histories.get(number, ())
+        lines.extend(entry.text for entry in told)
+        if number <= len(state.deals):
+            lines.extend((state.deals[number - 1].text, state.deals[number - 1].standing))
+    return lines
 
 
 # -- the rules in plain words --------------------------------------------------------------------

@@ -1,11 +1,15 @@
-"""What the table shows: everything public about the deal and the hand of the person at the
-screen, kept up to date from the session (the moves are made in :mod:`.table`).
+"""What a table shows, local or online: one seat's :class:`~rummy500.session.seat_state.SeatState`
+drawn on one screen: the status line, the players, the pile, the melds, the hand, the log
+and a message. The local table (:mod:`.table`) gets the state from its session, the online
+seat (:mod:`.remote_seat`) from the server; both draw it here, alike.
 
-Nothing here decides what is legal: cards are marked playable from the view's legal
-moves.
+Nothing here decides what is legal, and nothing adds up a score: cards are marked playable
+from the state's legal moves, and every figure is the state's.
 """
 
 from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
 
 from rich.table import Table
 from rich.text import Text
@@ -17,15 +21,18 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, RichLog, Static
 
 from ..bots import strength
-from ..cards import JOKER, face_of, iter_bits
-from ..legal import DRAW_PHASE, PLAY_PHASE, RUMMY_PHASE
-from ..moves import Move
-from ..narrate import YOU, plural, verb
+from ..cards import JOKER, parse_face
+from ..errors import Rummy500Error
+from ..moves import Move, parse_move
+from ..narrate import plural
 from ..rules import Rules
-from ..session.session import TableSession
-from ..session.settings import PERSON, bot_title
-from ..view import PlayerView
-from .keys import TableWidgets, layoff_fits, move_prompt, usable_faces
+from ..session.seat_state import HistoryEntry, SeatState
+from ..session.settings import bot_title
+from ..session.sheets import reader_names
+from ..session.state import WAITING
+from ..session.words import side_label, table_log
+from .keys import MoveKeys, layoff_fits, move_prompt, usable_faces
+from .screens import SheetScreen
 from .widgets import (
     RED_ON_DARK,
     RED_ON_LIGHT,
@@ -36,17 +43,47 @@ from .widgets import (
     Strip,
     Words,
     card_label,
+    meld_number,
+    meld_words,
+    number_text,
 )
 
+HandKey = tuple[int, int]
+"""A card of the hand: its face, and which copy of that face it is (0, 1, …)."""
 
-def suit_order(card: int) -> tuple[int, int, int]:
-    face = face_of(card)
+
+def suit_order(face: int) -> tuple[int, int, int]:
     return (face == JOKER, face >> 4, face & 15)
 
 
-def rank_order(card: int) -> tuple[int, int, int]:
-    face = face_of(card)
+def rank_order(face: int) -> tuple[int, int, int]:
     return (face == JOKER, face & 15, face >> 4)
+
+
+def hand_keys(hand: Sequence[str], by_rank: bool) -> list[HandKey]:
+    """The hand's cards in the order shown, each told apart from its copies."""
+    faces = sorted((parse_face(card) for card in hand),
+                   key=rank_order if by_rank else suit_order)
+    keys: list[HandKey] = []
+    for face in faces:
+        keys.append((face, sum(1 for shown, _ in keys if shown == face)))
+    return keys
+
+
+def legal_moves(state: SeatState | None) -> list[Move]:
+    """The state's legal moves as moves (none when it is not the seat's move)."""
+    moves = []
+    for text in (state.legal or ()) if state is not None else ():
+        try:
+            moves.append(parse_move(text))
+        except Rummy500Error:
+            continue
+    return moves
+
+
+def shown_names(state: SeatState) -> list[str]:
+    """The seats' names as the state's reader reads them: its own is "You"."""
+    return reader_names(state.names, state.seat)
 
 
 def status_table(title: str, rules: Rules, deal: int, stock: int, right: str,
@@ -68,6 +105,57 @@ def status_table(title: str, rules: Rules, deal: int, stock: int, right: str,
     return line
 
 
+def whose_turn(state: SeatState, names: Sequence[str]) -> str:
+    """The right of the status line: whose turn it is, to do what."""
+    if state.over:
+        return "game over"
+    if state.phase == WAITING or state.turn is None:
+        return "waiting for players"
+    doing = {"draw": "draw", "play": "play", "rummy": "call rummy or pass"}
+    return f"{names[state.turn]} to {doing.get(state.phase, 'play')}"
+
+
+def player_entries(state: SeatState, rules: Rules, names: Sequence[str]) -> list[Text]:
+    """Each player (``names``: as the screen calls them): the turn, the name, what kind of
+    player, cards held, points on the table and (or each side's) total."""
+    public = state.public
+    me = state.seat
+    entries = []
+    for info, name in zip(state.seats, names, strict=True):
+        seat = info.seat
+        entry = Text()
+        entry.append("▶" if seat == state.turn and not state.over else " ", "bold")
+        entry.append(name, "bold underline" if seat == state.turn else "bold")
+        tags = []
+        if info.kind == "bot":
+            bot = info.bot or "expert"
+            tags.append(strength(bot) if info.name.startswith(bot_title(bot))
+                        else f"{bot}, {strength(bot)}")
+        elif info.open:
+            tags.append("open seat")
+        elif info.standin:
+            tags.append("away, a computer plays")
+        elif not info.connected and seat != me:
+            tags.append("away")
+        if (rules.partnership and me is not None and seat != me
+                and rules.side_of(seat) == rules.side_of(me)):
+            tags.append("your partner")
+        if seat == state.dealer:
+            tags.append("dealer")
+        if tags:
+            entry.append(f" ({', '.join(tags)})", "dim")
+        entry.append(f" {plural(public.hand_sizes[seat], 'card')}, "
+                     f"table {public.credit[seat]}")
+        if not rules.partnership and seat < len(public.totals):
+            entry.append(f", score {number_text(public.totals[seat])}")
+        entries.append(entry)
+    if rules.partnership:
+        for side, total in enumerate(public.totals):
+            entries.append(Text(f"{side_label(rules, names, side)}: {number_text(total)}",
+                                "bold"))
+    return entries
+
+
 def table_layout() -> ComposeResult:
     """The widgets of a table screen, local or online, top to bottom."""
     yield Words(id="status")
@@ -85,16 +173,9 @@ def table_layout() -> ComposeResult:
     yield Footer(compact=True, show_command_palette=False)
 
 
-def dress_table(screen: Screen[None]) -> None:
-    """The titles and the focus of a :func:`table_layout` once it is mounted."""
-    screen.query_one("#log", RichLog).border_title = "Log"
-    screen.query_one("#melds", MeldList).border_title = "Table"
-    screen.query_one("#table").can_focus = False
-    screen.query_one("#hand", Strip).focus()
-
-
-class Board(TableWidgets, Screen[None]):
-    """The table of one session, as the person at the screen sees it."""
+class Board(MoveKeys, Screen[None]):
+    """A table as one seat sees it, drawn from :attr:`state`. A screen built on it sets the
+    state (or builds it in :meth:`refresh_state`) and says what differs (the hooks below)."""
 
     DEFAULT_CSS = """
     Board { layout: vertical; }
@@ -113,25 +194,67 @@ class Board(TableWidgets, Screen[None]):
     #command:focus { border: none; background: $surface-active; }
     """
 
-    def __init__(self, session: TableSession) -> None:
+    TITLE_TEXT = "500 Rum"
+
+    def __init__(self) -> None:
         super().__init__()
-        self.session = session
-        people = session.people
-        self.viewer: int | None = people[0] if len(people) == 1 else None
-        """The seat whose hand is on the screen (None: hidden, or nobody's)."""
-        self.selected: set[int] = set()
-        """The picked cards of the hand."""
+        self.state: SeatState | None = None
+        """The table as the seat at the screen knows it (None: not known yet)."""
+        self.selected: set[Hashable] = set()
+        """The picked cards of the hand (their :data:`HandKey`)."""
         self.by_rank = False
         self.note: Text | None = None
         """A message (a refusal, a hint) shown instead of the prompt until the next move."""
-        self.thinking = False
-        """A computer player is deciding."""
         self.legal: list[Move] = []
         """The legal moves of the person at the screen, when it is their move."""
-        self._log_shown = 0
+        self.notices: list[tuple[int, str]] = []
+        """Lines of this screen's own for the log (the connection's), each with the number
+        of the table's lines before it."""
+        self.log_lines: list[str] = []
+        """What the log shows."""
+        self._told = 0
         self._log_width = -1
         self._pile_length = -1
         self._keys: tuple[object, ...] = ()
+
+    # -- what differs from screen to screen -------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        raise NotImplementedError
+
+    def acting(self) -> bool:
+        """The person at the screen may move now."""
+        raise NotImplementedError
+
+    def offers_moves(self) -> bool:
+        """The state's legal moves are offered to the keys (an online seat offers them while
+        the connection is down, so that a key says why nothing is sent)."""
+        return self.acting()
+
+    def refresh_state(self) -> None:
+        """Bring :attr:`state` up to date before it is drawn (a local table builds it)."""
+
+    def busy(self) -> str | None:
+        """What the status line says instead of whose turn it is (someone thinking, the
+        connection), or None."""
+        return None
+
+    def waiting(self) -> str | None:
+        """What the message says instead of the prompt while the screen waits, or None."""
+        return None
+
+    def hidden_hand(self) -> str:
+        """What the hand's strip says when the state has no hand."""
+        return "no cards"
+
+    def deal_histories(self) -> Mapping[int, Sequence[HistoryEntry]]:
+        """The history of each deal before the one in play (by number) the reader saw."""
+        return {}
+
+    def binding_keys(self) -> tuple[object, ...]:
+        """What else changes the key bar."""
+        return ()
 
     # -- layout -----------------------------------------------------------------------------------
 
@@ -139,7 +262,10 @@ class Board(TableWidgets, Screen[None]):
         yield from table_layout()
 
     def on_mount(self) -> None:
-        dress_table(self)
+        self.query_one("#log", RichLog).border_title = "Log"
+        self.query_one("#melds", MeldList).border_title = "Table"
+        self.query_one("#table").can_focus = False
+        self.query_one("#hand", Strip).focus()
 
     def on_resize(self, event: Resize) -> None:
         self.call_after_refresh(self._resized)
@@ -150,153 +276,167 @@ class Board(TableWidgets, Screen[None]):
         if width != self._log_width:  # written lines keep their width: wrap them again
             self._log_width = width
             log.clear()
-            self._log_shown = 0
+            self.log_lines = []
         self.update_table()
 
     # -- what is on the screen --------------------------------------------------------------------
 
-    def acting(self) -> bool:
-        """The person whose hand is shown is the one the game waits for."""
-        session = self.session
-        return (not self.thinking and session.person_to_move and self.viewer is not None
-                and self.viewer == session.to_move)
+    def names(self) -> list[str]:
+        """The seats' names as the screen says them (the seat at the screen is "You")."""
+        return shown_names(self.state) if self.state is not None else []
 
-    def public_view(self) -> PlayerView:
-        """A view for the public facts (its hand is shown only if it is the viewer's)."""
-        session = self.session
-        return session.view(self.viewer if self.viewer is not None else session.game.turn)
+    def hand_keys(self) -> list[HandKey]:
+        state = self.state
+        if state is None or state.hand is None:
+            return []
+        return hand_keys(state.hand, self.by_rank)
+
+    def picked(self) -> list[int]:
+        """The faces of the picked cards of the hand, in the hand's order."""
+        return [face for face, copy in self.hand_keys() if (face, copy) in self.selected]
 
     def update_table(self) -> None:
         if not self.is_attached:
             return
-        session = self.session
-        game = session.game
-        view = self.public_view()
+        self.refresh_state()
+        state = self.state
         dark = self.app.current_theme.dark
-        self.legal = view.legal_moves() if self.acting() else []
-        held = set(iter_bits(view.hand)) if self.viewer is not None else set()
-        self.selected &= held
-        self.query_one("#status", Static).update(self.status_line(view), layout=False)
-        self.query_one("#players", FlowBar).show(self.player_entries(view))
-        self.show_pile(list(view.pile), dark)
+        self.legal = legal_moves(state) if self.offers_moves() else []
+        self.selected &= set(self.hand_keys())
+        self.query_one("#status", Static).update(self.status_line(), layout=False)
+        self.query_one("#players", FlowBar).show(
+            player_entries(state, self.rules, self.names()) if state is not None else [])
+        public = state.public if state is not None else None
+        self.show_pile([parse_face(card) for card in public.pile] if public else [], dark)
         fits = layoff_fits(self.legal, self.picked())
-        self.melds.show([MeldItem(meld, session.names, meld.number in fits)
-                         for meld in view.melds])
-        self.show_hand(view, dark)
-        message = self.note if self.note is not None else Text(self.prompt(view))
-        if session.save_problem is not None:  # said until a save succeeds again
-            problem = session.save_problem
-            message = Text.assemble((f"⚠ {problem[:1].upper()}{problem[1:]}.", "bold"), " ",
-                                    message)
-        self.query_one("#message", Static).update(message, layout=False)
+        self.melds.show([MeldItem(meld, self.names(), meld_number(meld) in fits)
+                         for meld in (public.melds if public else ())])
+        self.show_hand(dark)
+        self.query_one("#message", Static).update(self.message(), layout=False)
         self.sync_log()
         keys = (self.acting(), tuple(sorted({m.kind for m in self.legal})),
-                self.session.undo_refusal() is None, game.finished)
+                *self.binding_keys())
         if keys != self._keys:
             self._keys = keys
             self.refresh_bindings()
 
-    def status_line(self, view: PlayerView) -> Table:
-        """The game on the left, whose turn it is on the right; laid out at any width."""
-        session = self.session
-        if session.finished:
-            right = "game over"
-        else:
-            who = session.names[view.turn]
-            doing = {DRAW_PHASE: "draw", PLAY_PHASE: "play", RUMMY_PHASE: "call rummy or pass"}
-            right = (f"{who} {verb(who, 'is')} thinking…" if self.thinking
-                     else f"{who} to {doing.get(view.phase, 'play')}")
-        return status_table("500 Rum", session.rules, view.deal_number + 1, view.stock_count,
-                            right, self.acting())
+    def status_line(self) -> Table:
+        state = self.state
+        right = self.busy() or (whose_turn(state, self.names()) if state is not None else "")
+        return status_table(self.TITLE_TEXT, self.rules, state.deal if state else 0,
+                            state.public.stock if state else 0, right, self.acting())
 
-    def player_entries(self, view: PlayerView) -> list[Text]:
-        session = self.session
-        rules = session.rules
-        entries = []
-        for seat, name in enumerate(session.names):
-            entry = Text()
-            entry.append("▶" if seat == view.turn and not session.finished else " ", "bold")
-            entry.append(name, "bold underline" if seat == view.turn else "bold")
-            kind = session.settings.seats[seat]
-            tags = []
-            if kind != PERSON:
-                tags.append(strength(kind) if name.startswith(bot_title(kind))
-                            else f"{kind}, {strength(kind)}")
-            if (rules.partnership and self.viewer is not None and seat != self.viewer
-                    and rules.side_of(seat) == rules.side_of(self.viewer)):
-                owner = "your" if session.names[self.viewer] == YOU else \
-                    f"{session.names[self.viewer]}'s"
-                tags.append(f"{owner} partner")
-            if seat == view.dealer:
-                tags.append("dealer")
-            if tags:
-                entry.append(f" ({', '.join(tags)})", "dim")
-            entry.append(f" {plural(view.hand_sizes[seat], 'card')}, table {view.credit[seat]}")
-            if not rules.partnership:
-                entry.append(f", score {view.totals[seat]}")
-            entries.append(entry)
-        if rules.partnership:
-            for side, total in enumerate(view.totals):
-                entries.append(Text(f"{session.side_label(side)}: {total}", "bold"))
-        return entries
-
-    def hand_cards(self, view: PlayerView) -> list[int]:
-        return sorted(iter_bits(view.hand), key=rank_order if self.by_rank else suit_order)
-
-    def show_hand(self, view: PlayerView, dark: bool) -> None:
-        session = self.session
+    def show_hand(self, dark: bool) -> None:
+        state = self.state
         hand = self.hand
-        if self.viewer is None:
-            if session.people:
-                hand.show([], "hidden until the next player is ready")
-            else:
-                hand.show([], "nobody at this table is a person: the computer players play")
+        if state is None or state.hand is None:
+            hand.show([], self.hidden_hand())
             hand.border_title = "Hand"
             return
         usable = usable_faces(self.legal)
-        must = view.must_use
-        items = [Item(card, card_label(card, dark), face_of(card) in usable or card == must,
-                      card in self.selected) for card in self.hand_cards(view)]
-        hand.show(items, "no cards")
-        name = session.names[self.viewer]
-        owner = "Your hand" if name == YOU else f"{name}'s hand"
+        must = parse_face(state.public.must_use) if state.public.must_use else -1
+        items = [Item(face, card_label(face, dark), face in usable or face == must,
+                      (face, copy) in self.selected, (face, copy))
+                 for face, copy in self.hand_keys()]
+        hand.show(items, "no cards" if state.phase != WAITING else
+                  "no cards yet: the game starts when every seat is taken")
         order = "by rank" if self.by_rank else "by suit"
         picked = f" · {len(self.selected)} picked" if self.selected else ""
-        hand.border_title = Content(f"{owner} · {plural(len(items), 'card')} · {order}{picked}")
+        hand.border_title = Content(f"Your hand · {plural(len(items), 'card')} · {order}{picked}")
 
-    def prompt(self, view: PlayerView) -> str:
-        session = self.session
-        if session.finished:
-            return "The game is over."
-        if self.thinking:
-            return ""
-        who = session.names[view.turn]
+    def message(self) -> Text:
+        return self.note if self.note is not None else Text(self.prompt())
+
+    def prompt(self) -> str:
+        state = self.state
+        waiting = self.waiting()
+        if waiting is not None:
+            return waiting
+        if state is None:
+            return "Connecting to the table…"
+        if state.over:
+            return state.deals[-1].standing if state.deals else "The game is over."
+        if state.phase == WAITING:
+            return "Waiting for every seat to be taken."
         if not self.acting():
-            return f"{who} to play."
-        must = face_of(view.must_use) if view.must_use >= 0 else -1
-        return move_prompt(view.phase, view.stock_count, must)
+            return f"{self.names()[state.turn]} to play." if state.turn is not None else ""
+        must = state.public.must_use
+        return move_prompt(state.phase, state.public.stock, parse_face(must) if must else -1)
+
+    # -- what the move keys (keys.MoveKeys) ask of every table screen ---------------------------
+
+    def phase(self) -> str:
+        return self.state.phase if self.state is not None else WAITING
+
+    def wild_jokers(self) -> bool:
+        return self.rules.jokers == "wild"
+
+    def pile_faces(self) -> list[int]:
+        return [parse_face(card) for card in self.state.public.pile] if self.state else []
+
+    def cursor_meld(self) -> int:
+        melds = self.melds.items
+        return melds[self.melds.cursor].number if melds else 1
+
+    def layoff_where(self, move: Move) -> str:
+        melds = {item.number: item.meld for item in self.melds.items}
+        meld = melds.get(move.meld)
+        return f"on m{move.meld}" + (f" ({meld_words(meld)})" if meld is not None else "")
+
+    # -- the log ----------------------------------------------------------------------------------
+
+    def notice(self, line: str) -> None:
+        """A line of this screen's own in the log, after the table's lines so far."""
+        self.notices.append((self._told, line))
+        self.sync_log()
+
+    def table_lines(self) -> list[str]:
+        """The table's lines of the log: each deal's history and sheet, as told to the
+        reader."""
+        state = self.state
+        if state is None:
+            return []
+        return table_log(state, self.deal_histories())
+
+    def sheet_screen(self, state: SeatState, index: int, online: bool = False) -> SheetScreen:
+        """The sheet of deal ``index`` of ``state``, for this screen."""
+        return SheetScreen(state.deals[index], self.names(), online=online)
 
     def sync_log(self) -> None:
+        if not self.is_attached:
+            return
+        told = self.table_lines()
+        self._told = len(told)
+        lines: list[str] = []
+        notices = iter(self.notices)
+        notice = next(notices, None)
+        for index, line in enumerate([*told, None]):
+            while notice is not None and (notice[0] <= index or line is None):
+                lines.append(notice[1])
+                notice = next(notices, None)
+            if line is not None:
+                lines.append(line)
         log = self.query_one("#log", RichLog)
-        lines = self.session.log
-        if len(lines) < self._log_shown:
+        written = self.log_lines
+        if lines[:len(written)] != written:  # a move taken back, another reader
             log.clear()
-            self._log_shown = 0
-        for line in lines[self._log_shown:]:
+            written = []
+        for line in lines[len(written):]:
             log.write(Text(line))
-        self._log_shown = len(lines)
+        self.log_lines = lines
 
-    def picked(self) -> list[int]:
-        """The picked cards of the hand, in the hand's order."""
-        if self.viewer is None:
-            return []
-        view = self.session.view(self.viewer)
-        return [card for card in self.hand_cards(view) if card in self.selected]
+    # -- messages ---------------------------------------------------------------------------------
 
     def say(self, text: str, style: str = "") -> None:
         self.note = Text(text, style)
-        self.query_one("#message", Static).update(self.note, layout=False)
+        if self.is_attached:
+            self.query_one("#message", Static).update(self.note, layout=False)
 
     def refuse(self, reason: str) -> None:
         colour = RED_ON_DARK if self.app.current_theme.dark else RED_ON_LIGHT
-        self.say(f"✗ {reason[:1].upper()}{reason[1:]}.", f"bold {colour}")
+        text = reason.rstrip(".")
+        self.say(f"✗ {text[:1].upper()}{text[1:]}.", f"bold {colour}")
+
+
+__all__ = ["Board", "HandKey", "hand_keys", "legal_moves", "player_entries", "rank_order",
+           "shown_names", "status_table", "suit_order", "table_layout", "whose_turn"]

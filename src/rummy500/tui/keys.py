@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.widgets import Input
 
-from ..cards import JOKER, face_of
+from ..cards import JOKER
 from ..kinds import MoveKind, Phase
 from ..melds import DECLARED, piece_face
 from ..moves import (
@@ -71,10 +72,11 @@ def piece_words(piece: int) -> str:
 
 
 def layoff_fits(legal: list[Move], picked: list[int]) -> set[int]:
-    """The numbers of the melds the one picked card can be laid off on (none unless one)."""
+    """The numbers of the melds the one picked card (a face) can be laid off on (none
+    unless one)."""
     if len(picked) != 1:
         return set()
-    shows = face_of(picked[0])
+    shows = picked[0]
     return {m.meld for m in legal
             if m.kind == MoveKind.LAYOFF and piece_shows(m.pieces[0]) == shows}
 
@@ -128,28 +130,27 @@ class TableWidgets(_Screen):
     def melds(self) -> MeldList:
         return self.query_one("#melds", MeldList)
 
-    def show_pile(self, cards: list[int], dark: bool) -> None:
-        """The discard pile's ``cards`` (bottom first), those a legal move takes or claims
+    def show_pile(self, faces: list[int], dark: bool) -> None:
+        """The discard pile's ``faces`` (bottom first), those a legal move takes or claims
         marked; the cursor goes to the top card whenever the pile's length changes."""
         legal = set(self.legal)
         claims = {piece_shows(p) for m in self.legal
                   if m.kind in (MoveKind.RUMMY_MELD, MoveKind.RUMMY_LAYOFF) for p in m.pieces}
-        faces = [face_of(card) for card in cards]
         pile = self.pile
-        pile.show([Item(card, card_label(card, dark),
-                        face_of(card) in claims or take_at(faces, i) in legal)
-                   for i, card in enumerate(cards)])
-        if len(cards) != self._pile_length:
-            self._pile_length = len(cards)
-            pile.cursor = max(len(cards) - 1, 0)
-        pile.border_title = f"Pile · {plural(len(cards), 'card')}, oldest first"
+        pile.show([Item(face, card_label(face, dark),
+                        face in claims or take_at(faces, i) in legal, key=i)
+                   for i, face in enumerate(faces)])
+        if len(faces) != self._pile_length:
+            self._pile_length = len(faces)
+            pile.cursor = max(len(faces) - 1, 0)
+        pile.border_title = f"Pile · {plural(len(faces), 'card')}, oldest first"
 
 
 class MoveKeys(TableWidgets):
     """The keys that pick cards and play them, alike at every table screen."""
 
-    selected: set[int]
-    """The picked cards of the hand."""
+    selected: set[Hashable]
+    """The picked cards of the hand (their items' keys)."""
     note: Text | None
     """A message (a refusal, a hint) shown instead of the prompt until the next move."""
     by_rank: bool
@@ -204,16 +205,16 @@ class MoveKeys(TableWidgets):
                 self.act(moves[index])
         self.ask(ChoiceScreen(title, [describe(m) for m in moves]), chosen)
 
-    def show_hint(self, move: Move, reason: str, cards: list[int]) -> None:
-        """Say the hint ``move`` (for ``reason``) and pick its cards among the hand's ``cards``
-        (for each card of the move, the first of that face not picked yet)."""
+    def show_hint(self, move: Move, reason: str) -> None:
+        """Say the hint ``move`` (for ``reason``) and pick its cards in the hand (for each
+        card of the move, the first of that face not picked yet)."""
         if move.kind in (MoveKind.MELD, MoveKind.LAYOFF, MoveKind.DISCARD):
-            chosen: set[int] = set()
+            chosen: set[Hashable] = set()
             for piece in move.pieces:
                 shows = piece_shows(piece)
-                for card in cards:
-                    if face_of(card) == shows and card not in chosen:
-                        chosen.add(card)
+                for item in self.hand.items:
+                    if item.face == shows and item.key not in chosen:
+                        chosen.add(item.key)
                         break
             self.selected = chosen
         self.note = Text.assemble(("Hint: ", "bold"), (str(move), "bold"),
@@ -233,7 +234,7 @@ class MoveKeys(TableWidgets):
     def on_strip_picked(self, event: Strip.Picked) -> None:
         """A card of the hand picked or put back; a card of the pile taken."""
         if event.strip.id == "hand":
-            self.selected ^= {event.card}
+            self.selected ^= {event.item.key}
             self.note = None
             self.update_table()
         elif self.acting() and self.phase() == Phase.DRAW:
@@ -286,7 +287,8 @@ class MoveKeys(TableWidgets):
         self.act(take_at(pile, index))
 
     def one_card(self, what: str) -> int | None:
-        """The card to lay off or discard: the one picked, else the one at the hand's cursor."""
+        """The face to lay off or discard: the one picked, else the one at the hand's
+        cursor."""
         picked = self.picked()
         if len(picked) > 1:
             self.refuse(f"pick just one card to {what} (you picked {len(picked)})")
@@ -295,21 +297,21 @@ class MoveKeys(TableWidgets):
             return picked[0]
         hand = self.hand
         if hand.items and hand.has_focus:
-            return hand.items[hand.cursor].card
+            return hand.items[hand.cursor].face
         self.refuse(f"pick the card to {what} first (space or a click)")
         return None
 
     def action_discard(self) -> None:
-        card = self.one_card("discard")
-        if card is not None:
-            self.act(Move(MoveKind.DISCARD, (face_of(card),)))
+        face = self.one_card("discard")
+        if face is not None:
+            self.act(Move(MoveKind.DISCARD, (face,)))
 
     def action_meld(self) -> None:
         picked = self.picked()
         if not picked:
             self.refuse("pick the cards to meld first (space or a click)")
             return
-        faces = [face_of(card) for card in picked]
+        faces = picked
         if JOKER not in faces or not self.wild_jokers():
             self.act(Move(MoveKind.MELD, canonical_meld(tuple(faces))))
             return
@@ -326,10 +328,9 @@ class MoveKeys(TableWidgets):
             self.meld_without_choice(faces)
 
     def action_layoff(self, number: int | None = None) -> None:
-        card = self.one_card("lay off")
-        if card is None:
+        shows = self.one_card("lay off")
+        if shows is None:
             return
-        shows = face_of(card)
         options = [m for m in self.legal
                    if m.kind == MoveKind.LAYOFF and piece_shows(m.pieces[0]) == shows
                    and (number is None or m.meld == number)]

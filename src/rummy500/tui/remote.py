@@ -2,7 +2,9 @@
 sends it, moves sent in the notation.
 
 The screen holds no rules and no game: it shows the seat's ``state`` of the protocol
-(docs/protocol.md), the last one the server sent, and every move goes to the server as
+(docs/protocol.md), the last one the server sent, read as a
+:class:`~rummy500.session.seat_state.SeatState` and drawn by the board of the local table
+(:mod:`.board`); every move goes to the server as
 a ``move`` frame with the last ``seq`` seen. Which cards are playable, which pile
 cards can be taken and which melds a card fits come from the state's ``legal`` list; a
 refused move shows the server's words and changes nothing. A dropped connection is
@@ -16,7 +18,6 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from textual import on
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Input
@@ -24,10 +25,8 @@ from textual.widgets import Input
 from ..client import Api, ServerError
 from ..errors import Rummy500Error
 from ..moves import Move, parse_move
-from .board import Board, dress_table, table_layout
 from .keys import MOVE_BINDINGS
 from .remote_again import AGAIN_KEY
-from .remote_cards import faces_of
 from .remote_link import LinkedSeatScreen
 from .screens import RulesScreen
 from .terminal import TerminalApp
@@ -36,8 +35,6 @@ from .tokens import Joined
 
 class RemoteTableScreen(LinkedSeatScreen):
     """One seat at an online table: the keys and the moves they make."""
-
-    DEFAULT_CSS = Board.DEFAULT_CSS.replace("Board {", "RemoteTableScreen {")
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *MOVE_BINDINGS,
@@ -52,11 +49,7 @@ class RemoteTableScreen(LinkedSeatScreen):
 
     # -- layout -----------------------------------------------------------------------------------
 
-    def compose(self) -> ComposeResult:
-        yield from table_layout()
-
-    def on_mount(self) -> None:
-        dress_table(self)
+    def on_mount(self) -> None:  # after it, Textual calls the board's own on_mount
         self.log_line(f"Table {self.joined.url}, seat {self.joined.seat}.")
         self.update_table()
         self.run_worker(self.keep_connected(), group="socket", exclusive=True)
@@ -72,7 +65,7 @@ class RemoteTableScreen(LinkedSeatScreen):
         if self.pending is not None:
             self.refuse("wait: your last move is on its way")
             return
-        if not self.legal and not typed:
+        if not self.acting() and not typed:
             self.refuse(self.not_acting())
             return
         self.run_worker(self.send(str(move), typed), group="moves")
@@ -80,7 +73,7 @@ class RemoteTableScreen(LinkedSeatScreen):
     def not_acting(self) -> str:
         if self.connection is None:
             return "not connected to the server: wait for the connection to come back"
-        if self.state.get("over"):
+        if self.state is not None and self.state.over:
             return "the game is over"
         return "it is not your move"
 
@@ -89,19 +82,6 @@ class RemoteTableScreen(LinkedSeatScreen):
         self.app.push_screen(screen, answered)
 
     # -- what the move keys (keys.MoveKeys) ask of this screen ------------------------------------
-
-    def phase(self) -> str:
-        return str(self.state.get("phase"))
-
-    def wild_jokers(self) -> bool:
-        return self.joined.rules.jokers == "wild"
-
-    def pile_faces(self) -> list[int]:
-        return faces_of(self.state.get("pile") or [])
-
-    def cursor_meld(self) -> int:
-        melds = self.melds.items
-        return melds[self.melds.cursor].meld.number if melds else 1
 
     def no_claim(self) -> None:
         self.refuse("there is no rummy to call" if self.legal else self.not_acting())
@@ -135,7 +115,7 @@ class RemoteTableScreen(LinkedSeatScreen):
             move = parse_move(str(answer.get("move")))
         except Rummy500Error:
             return
-        self.show_hint(move, str(answer.get("reason", "")), self.hand_cards())
+        self.show_hint(move, str(answer.get("reason", "")))
 
     def action_explain_undo(self) -> None:
         self.refuse("moves at an online table are not taken back")

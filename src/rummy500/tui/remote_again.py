@@ -8,9 +8,10 @@ person made the next game first, the log says so; ``n`` then joins it.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..client import Api, ServerError
+from ..session.seat_state import SeatState
 from .tokens import HeldSeat, Joined, SeatTokens
 
 AGAIN_KEY = "n"
@@ -21,7 +22,7 @@ class NextGame:
     gives ``joined``, ``state``, ``log_line``, ``refuse``, ``say`` and Textual's methods)."""
 
     joined: Joined
-    state: dict[str, Any]
+    state: SeatState | None
     fatal: bool
     _next_told: str | None = None
     _over_told: bool = False
@@ -29,12 +30,12 @@ class NextGame:
 
     def next_table(self) -> str | None:
         """The next game's table, once someone made it."""
-        found = self.state.get("next")
+        found = self.state.extra.get("next") if self.state is not None else None
         return found if isinstance(found, str) and found else None
 
     def again_open(self) -> bool:
         """Whether ``n`` does something now: the game is over."""
-        return bool(self.state.get("over")) and not self.fatal
+        return self.state is not None and self.state.over and not self.fatal
 
     def check_again(self, action: str) -> bool | None:
         """Textual's ``check_action`` for the next game's key (None: not its action)."""
@@ -44,7 +45,7 @@ class NextGame:
 
     def tell_next(self) -> None:
         """Say in the log, once, that the next game is ready."""
-        if not self.state.get("over"):
+        if not self.again_open():
             return
         table = self.next_table()
         if table is None:
@@ -100,9 +101,8 @@ class NextGame:
         except (OSError, ValueError, KeyError, TypeError) as error:
             self.refuse(f"no next game: {error}")
             return None
-        seats = self.state.get("seats") or []
-        name = seats[seat].get("name") if seat < len(seats) else None
-        held = HeldSeat(seat, token, name if isinstance(name, str) else None)
+        seats = self.state.seats if self.state is not None else ()
+        held = HeldSeat(seat, token, seats[seat].name if 0 <= seat < len(seats) else None)
         if tokens is not None:
             try:
                 tokens.put(joined.base, table, held)
@@ -120,16 +120,10 @@ class NextGame:
             app.joined = joined
         app.switch_screen(type(self)(joined))  # type: ignore[call-arg]
 
-    # -- what the screen provides -------------------------------------------------------------
-
-    def log_line(self, line: str) -> None:
-        raise NotImplementedError
-
-    def refuse(self, reason: str) -> None:
-        raise NotImplementedError
-
-    def say(self, text: str, style: str = "") -> None:
-        raise NotImplementedError
+    if TYPE_CHECKING:  # what the screen provides
+        def log_line(self, line: str) -> None: ...
+        def refuse(self, reason: str) -> None: ...
+        def say(self, text: str, style: str = "") -> None: ...
 
 
 __all__ = ["AGAIN_KEY", "NextGame"]

@@ -78,27 +78,15 @@ class LinkedSeatScreen(SeatScreen):
         first = self.seq < 0
         self.status = ""
         self.take_state(self.connection.state, self.connection.seq)
-        if first:
-            history = self.state.get("history") or []
-            if history:
-                self.log_line(f"This deal so far: {', '.join(history)}.")
-        else:
+        if not first:
             self.log_line(f"Connected again at change {self.seq}.")
         self.update_table()
 
     def received(self, frame: dict[str, Any]) -> None:
         kind = frame.get("type")
         connection = self.connection
-        if kind in ("welcome", "update") and connection is not None:
+        if kind in ("welcome", "update", "seats", "next") and connection is not None:
             self.take_state(connection.state, connection.seq)
-            event = frame.get("event")
-            if isinstance(event, dict):
-                self.log_event(event)
-        elif kind == "seats" and connection is not None:
-            self.state = connection.state
-        elif kind == "next" and connection is not None:
-            self.state = connection.state
-            self.tell_next()
         elif kind == "ack" and frame.get("id") == self.pending:
             self.pending = None
             if self.pending_typed:
@@ -113,25 +101,6 @@ class LinkedSeatScreen(SeatScreen):
             self.pending = None
             self.refuse(str(frame.get("message") or frame.get("code")))
         self.update_table()
-
-    def take_state(self, state: dict[str, Any], seq: int) -> None:
-        before = self.state
-        self.state = state
-        self.seq = seq
-        if state.get("hand") != before.get("hand"):
-            self.selected.clear()
-        deals = state.get("deals") or []
-        first = self._deals_logged < 0
-        if first:
-            self._deals_logged = len(deals)
-        self.tell_next()
-        for number in range(self._deals_logged, len(deals)):
-            self.log_line(self.sheet_line(number + 1, deals[number]))
-        if deals and (len(deals) > self._deals_logged or (first and state.get("over"))):
-            # The finished deal's table is in whichever state still shows that deal.
-            ended = state if state.get("deal") == len(deals) else before
-            self.show_sheet(len(deals) - 1, ended if ended.get("deal") == len(deals) else {})
-        self._deals_logged = len(deals)
 
     async def send(self, text: str, typed: bool = False) -> None:
         connection = self.connection

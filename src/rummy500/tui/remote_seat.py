@@ -1,43 +1,99 @@
 """What an online seat in the terminal shows (``rummy500 play --join URL``): the state of
-the protocol (docs/protocol.md) the server sent last, drawn with the local table's widgets,
-and told in words in the log. The connection is :mod:`.remote_link`'s, the keys
+the protocol (docs/protocol.md) the server sent last, read back as a
+:class:`~rummy500.session.seat_state.SeatState` and drawn by the board the local table
+draws its own with (:mod:`.board`). The connection is :mod:`.remote_link`'s, the keys
 :mod:`.remote`'s.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from rich.table import Table
-from rich.text import Text
-from textual.content import Content
-from textual.screen import Screen
-from textual.widgets import RichLog, Static
-
-from ..cards import face_of, parse_face
+from ..cards import parse_face
 from ..client import TableConnection
 from ..errors import Rummy500Error
-from ..moves import Move, parse_move
-from ..narrate import YOU, cards_text, meld_text, plural, verb
-from ..session.words import side_label
-from .board import rank_order, status_table, suit_order
-from .keys import MoveKeys, layoff_fits, move_prompt, usable_faces
-from .online_sheet import online_sheet
+from ..moves import parse_piece
+from ..rules import Rules
+from ..session.seat_state import HistoryEntry, SeatState, StateFormatError
+from .board import Board
 from .remote_again import NextGame
-from .remote_cards import faces_of, legal_moves, meld_of, numbered
 from .screens import SheetScreen
 from .tokens import Joined
-from .widgets import RED_ON_DARK, RED_ON_LIGHT, FlowBar, Item, MeldItem, card_label
 
 
-class SeatScreen(NextGame, MoveKeys, Screen[None]):
+def _cards(texts: Iterable[str], where: str, *, pieces: bool = False) -> None:
+    for text in texts:
+        try:
+            parse_piece(text) if pieces else parse_face(text)
+        except Rummy500Error:
+            raise StateFormatError(f"{where}: {text!r:.20} is not a card") from None
+
+
+def _seat(value: int | None, players: int, where: str) -> None:
+    if value is not None and not 0 <= value < players:
+        raise StateFormatError(f"{where}: there is no seat {value} at a table of {players}")
+
+
+def _count(values: Sequence[Any], wanted: int, where: str) -> None:
+    if len(values) != wanted:
+        raise StateFormatError(f"{where}: {len(values)} entries for {wanted}")
+
+
+def read_state(data: Mapping[str, Any], rules: Rules, players: int) -> SeatState:
+    """The server's ``state`` as a :class:`SeatState` this seat can draw: its shape
+    (:meth:`SeatState.from_json`), and every card, seat and count in it, checked against
+    the table's ``rules`` and ``players``; :class:`StateFormatError` says what is wrong."""
+    state = SeatState.from_json(data)
+    if state.players != players:
+        raise StateFormatError(f"the state is of {state.players} players, the table of {players}")
+    public = state.public
+    sides = rules.sides(players)
+    counted: tuple[tuple[Sequence[object], int, str], ...] = (
+        (public.hand_sizes, players, "hand_sizes"),
+        (public.credit, players, "credit"), (public.totals, sides, "totals"),
+        (state.seats, players, "seats"))
+    for values, wanted, where in counted:
+        _count(values, wanted, where)
+    for index, info in enumerate(state.seats):
+        if info.seat != index:
+            raise StateFormatError(f"seats: entry {index} is of seat {info.seat}")
+    for value, where in ((state.seat, "seat"), (state.turn, "turn"), (state.dealer, "dealer")):
+        _seat(value, players, where)
+    _cards(state.hand or (), "hand")
+    _cards(public.pile, "pile")
+    _cards([public.must_use] if public.must_use else [], "must_use")
+    for meld in public.melds:
+        _cards(meld.cards, f"meld {meld.id}", pieces=True)
+        _count(meld.by, len(meld.cards), f"meld {meld.id}")
+        for seat in meld.by:
+            _seat(seat, players, f"meld {meld.id}")
+        if not meld.id.removeprefix("m").isdigit():
+            raise StateFormatError(f"a meld's id should be m1, m2, …, not {meld.id!r:.20}")
+    for sheet in state.deals:
+        where = f"deal {sheet.deal}'s sheet"
+        _count(sheet.scores, sides, where)
+        _count(sheet.sides, sides, where)
+        _count(sheet.totals_after, sides, where)
+        _count(sheet.hands, players, where)
+        for hand in sheet.hands:
+            _cards(hand, where)
+        for line in sheet.lines:
+            _seat(line.seat, players, where)
+            if not 0 <= line.side < sides:
+                raise StateFormatError(f"{where}: there is no side {line.side}")
+    return state
+
+
+class SeatScreen(NextGame, Board):
     """One seat at an online table, as drawn from the last state the server sent."""
+
+    TITLE_TEXT = "500 Rum online"
 
     def __init__(self, joined: Joined) -> None:
         super().__init__()
         self.joined = joined
-        self.state: dict[str, Any] = {}
         self.seq = -1
         self.connection: TableConnection | None = None
         self.status = "connecting…"
@@ -47,220 +103,80 @@ class SeatScreen(NextGame, MoveKeys, Screen[None]):
         self.pending: str | None = None
         """The id of the move sent and not yet answered."""
         self.pending_typed = False
-        self.selected: set[int] = set()
-        self.by_rank = False
-        self.note: Text | None = None
-        self.legal: list[Move] = []
         self.refusals: list[str] = []
         """Every refusal shown (its words), oldest first."""
+        self.seen: dict[int, tuple[HistoryEntry, ...]] = {}
+        """The history of each deal (by number) as this seat last saw it."""
         self._ids = itertools.count(1)
-        self._keys: tuple[object, ...] = ()
-        self._pile_length = -1
-        self._deals_logged = -1
+        self._sheets_shown = -1
 
-    def show_sheet(self, index: int, ended: dict[str, Any]) -> None:
-        """The score sheet of deal ``index`` over the table (a newer one replaces it)."""
-        if not self.is_attached:
-            return
-        names = self.names
-        table = [f"{entry['id']} {meld_text(meld_of(entry))} ("
-                 + ", ".join(dict.fromkeys(names[int(seat)] for seat in entry["by"])) + ")"
-                 for entry in ended.get("melds") or []]
-        if ended:
-            table.append("pile: " + (cards_text(numbered(faces_of(ended.get("pile") or [])))
-                                     or "empty"))
-        sheet = online_sheet(self.joined.rules, names, self.state, index, table)
-        if isinstance(self.app.screen, SheetScreen):
-            self.app.pop_screen()
-        self.app.push_screen(SheetScreen(sheet, online=True))
-
-    # -- names and words --------------------------------------------------------------------------
+    # -- what the board asks of this screen -------------------------------------------------------
 
     @property
-    def names(self) -> list[str]:
-        seats = self.state.get("seats") or []
-        names = []
-        for index in range(self.joined.players):
-            entry = seats[index] if index < len(seats) else {}
-            names.append(YOU if index == self.joined.seat else
-                         str(entry.get("name") or f"Seat {index + 1}"))
-        return names
-
-    def log_line(self, line: str) -> None:
-        if self.is_attached:
-            self.query_one("#log", RichLog).write(Text(line))
-
-    def log_event(self, event: dict[str, Any]) -> None:
-        names = self.names
-        if "deal" in event:
-            dealer = event.get("dealer")
-            who = names[dealer] if isinstance(dealer, int) and dealer < len(names) else "?"
-            self.log_line(f"Deal {event['deal']}: {who} {verb(who, 'deals')}.")
-            return
-        seat = event.get("seat")
-        text = str(event.get("move", ""))
-        who = names[seat] if isinstance(seat, int) and seat < len(names) else "?"
-        try:
-            said = verb(who, parse_move(text).describe())
-        except Rummy500Error:
-            said = text
-        self.log_line(f"{who} {said}.")
-        if self.state.get("over"):
-            self.log_line(self.outcome())
-
-    def sheet_line(self, number: int, sheet: dict[str, Any]) -> str:
-        names = self.names
-        out = sheet.get("went_out")
-        ending = (f"{names[out]} went out" if isinstance(out, int) and out < len(names)
-                  else "nobody went out")
-        scores = ", ".join(f"{side_label(self.joined.rules, names, side)} {score:+d}"
-                           for side, score in enumerate(sheet.get("scores") or []))
-        return f"Deal {number} is over: {ending}. Scores: {scores}."
-
-    def outcome(self) -> str:
-        winner = self.state.get("winner")
-        totals = self.state.get("totals") or []
-        names = self.names
-        standing = ", ".join(f"{side_label(self.joined.rules, names, side)} {total}"
-                             for side, total in enumerate(totals))
-        if winner is None:
-            return f"The game is over: a tie. {standing}."
-        who = side_label(self.joined.rules, names, int(winner))
-        return f"The game is over: {who} {verb(who, 'wins')}. {standing}."
-
-    # -- what is on the screen --------------------------------------------------------------------
+    def rules(self) -> Rules:
+        return self.joined.rules
 
     def acting(self) -> bool:
-        return bool(self.legal) and self.connection is not None and self.pending is None
+        return (self.state is not None and self.state.my_turn and self.connection is not None
+                and self.pending is None)
 
-    def hand_cards(self) -> list[int]:
-        cards = numbered(faces_of(self.state.get("hand") or []))
-        return sorted(cards, key=rank_order if self.by_rank else suit_order)
+    def offers_moves(self) -> bool:
+        return self.state is not None and self.state.my_turn and self.pending is None
 
-    def picked(self) -> list[int]:
-        return [card for card in self.hand_cards() if card in self.selected]
+    def busy(self) -> str | None:
+        return self.status or None
 
-    def update_table(self) -> None:
-        if not self.is_attached:
-            return
-        state = self.state
-        dark = self.app.current_theme.dark
-        self.legal = legal_moves(state) if self.pending is None else []
-        self.selected &= set(self.hand_cards())
-        self.query_one("#status", Static).update(self.status_line(), layout=False)
-        self.query_one("#players", FlowBar).show(self.player_entries())
-        self.show_pile(numbered(faces_of(self.state.get("pile") or [])), dark)
-        fits = layoff_fits(self.legal, self.picked())
-        melds = [meld_of(entry) for entry in state.get("melds") or []]
-        self.melds.show([MeldItem(meld, self.names, meld.number in fits) for meld in melds])
-        self.show_hand(dark)
-        message = self.note if self.note is not None else Text(self.prompt())
-        self.query_one("#message", Static).update(message, layout=False)
-        keys = (self.acting(), tuple(sorted({m.kind for m in self.legal})), self.again_open())
-        if keys != self._keys:
-            self._keys = keys
-            self.refresh_bindings()
-
-    def status_line(self) -> Table:
-        state = self.state
-        turn = state.get("turn")
-        if self.status:
-            right = self.status
-        elif state.get("over"):
-            right = "game over"
-        elif state.get("phase") == "waiting" or not isinstance(turn, int):
-            right = "waiting for players"
-        else:
-            who = self.names[turn]
-            doing = {"draw": "draw", "play": "play", "rummy": "call rummy or pass"}
-            right = f"{who} to {doing.get(str(state.get('phase')), 'play')}"
-        return status_table("500 Rum online", self.joined.rules, int(state.get("deal", 0)),
-                            int(state.get("stock", 0)), right, self.acting())
-
-    def player_entries(self) -> list[Text]:
-        state = self.state
-        rules = self.joined.rules
-        names = self.names
-        seats = state.get("seats") or []
-        sizes = state.get("hand_sizes") or [0] * len(names)
-        credit = state.get("credit") or [0] * len(names)
-        totals = state.get("totals") or []
-        turn = state.get("turn")
-        me = self.joined.seat
-        entries = []
-        for seat, name in enumerate(names):
-            entry_of = seats[seat] if seat < len(seats) else {}
-            entry = Text()
-            entry.append("▶" if seat == turn and not state.get("over") else " ", "bold")
-            entry.append(name, "bold underline" if seat == turn else "bold")
-            tags = []
-            if entry_of.get("kind") == "bot":
-                tags.append(f"computer, {entry_of.get('bot', 'expert')}")
-            elif entry_of.get("open"):
-                tags.append("open seat")
-            elif entry_of.get("standin"):
-                tags.append("away, a computer plays")
-            elif not entry_of.get("connected", True) and seat != me:
-                tags.append("away")
-            if rules.partnership and seat != me and rules.side_of(seat) == rules.side_of(me):
-                tags.append("your partner")
-            if seat == state.get("dealer"):
-                tags.append("dealer")
-            if tags:
-                entry.append(f" ({', '.join(tags)})", "dim")
-            entry.append(f" {plural(int(sizes[seat]), 'card')}, table {credit[seat]}")
-            if not rules.partnership and seat < len(totals):
-                entry.append(f", score {totals[seat]}")
-            entries.append(entry)
-        if rules.partnership:
-            for side, total in enumerate(totals):
-                entries.append(Text(f"{side_label(rules, names, side)}: {total}", "bold"))
-        return entries
-
-    def show_hand(self, dark: bool) -> None:
-        usable = usable_faces(self.legal)
-        must_text = self.state.get("must_use")
-        must = parse_face(must_text) if isinstance(must_text, str) else -1
-        cards = self.hand_cards()
-        items = [Item(card, card_label(card, dark),
-                      face_of(card) in usable or face_of(card) == must, card in self.selected)
-                 for card in cards]
-        self.hand.show(items, "no cards" if self.state.get("phase") != "waiting"
-                       else "no cards yet: the game starts when every seat is taken")
-        order = "by rank" if self.by_rank else "by suit"
-        picked = f" · {len(self.selected)} picked" if self.selected else ""
-        self.hand.border_title = Content(
-            f"Your hand · {plural(len(items), 'card')} · {order}{picked}")
-
-    def prompt(self) -> str:
-        state = self.state
+    def waiting(self) -> str | None:
         if self.fatal:
             return "This seat cannot be played any more."
-        if not state:
-            return "Connecting to the table…"
-        if state.get("over"):
-            return self.outcome()
-        if self.pending is not None:
+        if self.state is not None and not self.state.over and self.pending is not None:
             return "Sent; waiting for the server…"
-        if state.get("phase") == "waiting":
-            return "Waiting for every seat to be taken."
-        turn = state.get("turn")
-        if not self.legal:
-            return f"{self.names[turn]} to play." if isinstance(turn, int) else ""
-        must = state.get("must_use")
-        return move_prompt(str(state.get("phase")), int(state.get("stock") or 0),
-                           parse_face(must) if isinstance(must, str) else -1)
+        return None
 
-    def say(self, text: str, style: str = "") -> None:
-        self.note = Text(text, style)
-        if self.is_attached:
-            self.query_one("#message", Static).update(self.note, layout=False)
+    def deal_histories(self) -> Mapping[int, Sequence[HistoryEntry]]:
+        return self.seen
+
+    def binding_keys(self) -> tuple[object, ...]:
+        return (self.again_open(),)
+
+    def log_line(self, line: str) -> None:
+        self.notice(line)
 
     def refuse(self, reason: str) -> None:
         self.refusals.append(reason)
-        colour = RED_ON_DARK if self.app.current_theme.dark else RED_ON_LIGHT
-        text = reason.rstrip(".")
-        self.say(f"✗ {text[:1].upper()}{text[1:]}.", f"bold {colour}")
+        super().refuse(reason)
+
+    # -- the server's state -----------------------------------------------------------------------
+
+    def take_state(self, data: Mapping[str, Any], seq: int) -> None:
+        """The state the server sent at change ``seq``: drawn, its deal's history kept, and
+        the sheet of a deal that has just ended shown over the table."""
+        try:
+            state = read_state(data, self.joined.rules, self.joined.players)
+        except StateFormatError as error:
+            self.refuse(f"the server sent a table this seat cannot read: {error}")
+            return
+        before = self.state
+        self.state = state
+        self.seq = seq
+        if before is None or state.hand != before.hand:
+            self.selected.clear()
+        if state.deal:
+            self.seen[state.deal] = state.history
+        sheets = len(state.deals)
+        first = self._sheets_shown < 0
+        if sheets and (sheets > self._sheets_shown >= 0 or (first and state.over)):
+            self.show_sheet(sheets - 1)
+        self._sheets_shown = sheets
+        self.tell_next()
+
+    def show_sheet(self, index: int) -> None:
+        """The score sheet of deal ``index`` over the table (a newer one replaces it)."""
+        if not self.is_attached or self.state is None:
+            return
+        if isinstance(self.app.screen, SheetScreen):
+            self.app.pop_screen()
+        self.app.push_screen(self.sheet_screen(self.state, index, online=True))
 
 
-__all__ = ["SeatScreen"]
+__all__ = ["SeatScreen", "read_state"]

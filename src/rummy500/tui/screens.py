@@ -14,10 +14,12 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from ..cards import face_pretty, parse_face
 from ..narrate import value_text
 from ..rules import OPTION_DOCS, PRESET_DOCS, Rules
-from ..session.words import DealSheet, rules_summary
-from .widgets import Words, hidden
+from ..session.seat_state import DealSheet, signed
+from ..session.words import rules_summary
+from .widgets import Words, hidden, number_text
 
 MODAL_CSS = """
 {name} {{ align: center middle; }}
@@ -92,14 +94,24 @@ class CoverScreen(ModalScreen[None]):
 
 
 def sheet_table(sheet: DealSheet) -> Table:
+    """A deal's sheet line by line: each side's lines, then its score for the deal and its
+    total after it (every figure the sheet's own)."""
     table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), header_style="bold")
     table.add_column("")
-    for column in ("on the table", "in hand", "deal", "total"):
-        table.add_column(column, justify="right")
-    for row in sheet.rows:
-        table.add_row(row.who, str(row.table), str(row.hand), f"{row.deal:+d}", str(row.total),
-                      style="bold" if row.total == max(r.total for r in sheet.rows) else "")
+    table.add_column("points", justify="right")
+    table.add_column("total", justify="right")
+    best = max(sheet.totals_after)
+    for side, name in enumerate(sheet.sides):
+        for line in sheet.side_lines(side):
+            table.add_row(line.text, signed(line.points), "")
+        total = sheet.totals_after[side]
+        table.add_row(f"{name}: this deal", signed(sheet.scores[side]), number_text(total),
+                      style="bold" if total == best else "", end_section=True)
     return table
+
+
+def hand_words(hand: Sequence[str]) -> str:
+    return " ".join(face_pretty(parse_face(card)) for card in hand) or "—"
 
 
 class SheetScreen(ModalScreen[str]):
@@ -117,29 +129,26 @@ class SheetScreen(ModalScreen[str]):
                 ("down", "scroll(1)", "Scroll down")),
     ]
 
-    def __init__(self, sheet: DealSheet, online: bool = False) -> None:
+    def __init__(self, sheet: DealSheet, names: Sequence[str], online: bool = False) -> None:
+        """``names``: the seats' names as the sheet's reader reads them."""
         super().__init__()
         self.sheet = sheet
+        self.names = list(names)
         self.online = online
 
     def compose(self) -> ComposeResult:
         sheet = self.sheet
         with Vertical():
-            yield Words(f"Deal {sheet.number} is over: {sheet.ending}.", classes="title")
+            yield Words(sheet.text, classes="title")
             yield Words(sheet_table(sheet))
-            for note in sheet.notes:
-                yield Words(note, classes="note")
-            if sheet.hands:
-                yield Words("Cards left in hand:", classes="note")
-            for who, cards in sheet.hands:
-                yield Words(f"  {who}: {cards}", classes="note")
-            if sheet.table:
-                yield Words("The table as the deal ended: " + "; ".join(sheet.table) + ".",
-                            classes="note table")
-            yield Words(sheet.outcome, classes="outcome")
+            left = [f"{self.names[seat]}: {hand_words(hand)}"
+                    for seat, hand in enumerate(sheet.hands) if hand]
+            if left:
+                yield Words("Cards left in hand: " + "; ".join(left) + ".", classes="note hands")
+            yield Words(sheet.standing, classes="outcome")
             if self.online:
                 keys = "Enter or Esc: back to the table"
-            elif sheet.finished:
+            elif sheet.last:
                 keys = "Enter or a: play again · s: a new set-up · q: quit"
             else:
                 keys = "Enter: deal the next hand"
@@ -150,7 +159,7 @@ class SheetScreen(ModalScreen[str]):
         if self.online:
             self.dismiss("close")
         else:
-            self.dismiss("again" if self.sheet.finished else "next")
+            self.dismiss("again" if self.sheet.last else "next")
 
     def action_close(self) -> None:
         if self.online:
@@ -160,15 +169,15 @@ class SheetScreen(ModalScreen[str]):
         self.query_one(Vertical).scroll_relative(y=lines, animate=False)
 
     def action_again(self) -> None:
-        if self.sheet.finished and not self.online:
+        if self.sheet.last and not self.online:
             self.dismiss("again")
 
     def action_setup(self) -> None:
-        if self.sheet.finished and not self.online:
+        if self.sheet.last and not self.online:
             self.dismiss("setup")
 
     def action_quit_game(self) -> None:
-        if self.sheet.finished and not self.online:
+        if self.sheet.last and not self.online:
             self.dismiss("quit")
 
 

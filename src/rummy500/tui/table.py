@@ -3,7 +3,9 @@ hot-seat cover) and every way of making a move (keys, clicks, or a move typed in
 notation).
 
 The screen holds no rules: every move goes to the session, and a refused move shows
-the engine's reason and changes nothing.
+the engine's reason and changes nothing. What it shows is the session's
+:class:`~rummy500.session.seat_state.SeatState` for the seat at the screen, drawn by the
+board every table shares (:mod:`.board`).
 """
 
 from __future__ import annotations
@@ -22,22 +24,24 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 from ..bots import Decision
-from ..cards import face_of, iter_bits
+from ..cards import parse_face
 from ..legal import PLAY_PHASE, RUMMY_PHASE
 from ..moves import (
-    DRAW,
     MELD,
     RUMMY_MELD,
     Move,
 )
+from ..narrate import verb
+from ..rules import Rules
 from ..session.session import BotTurn, Made, SessionError, TableSession
+from ..session.words import table_log
 from .board import Board
-from .keys import MOVE_BINDINGS, MoveKeys, describe_claim, piece_shows, piece_words
-from .screens import CoverScreen, RulesScreen, SheetScreen
+from .keys import MOVE_BINDINGS, describe_claim, piece_shows, piece_words
+from .screens import CoverScreen, RulesScreen
 from .widgets import face_label
 
 
-class TableScreen(MoveKeys, Board):
+class TableScreen(Board):
     """A game in play."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -54,13 +58,74 @@ class TableScreen(MoveKeys, Board):
 
     def __init__(self, session: TableSession, delay: float = 0.6) -> None:
         """The table of ``session``; computer players move ``delay`` seconds after deciding."""
-        super().__init__(session)
+        super().__init__()
+        self.session = session
+        people = session.people
+        self.viewer: int | None = people[0] if len(people) == 1 else None
+        """The seat whose hand is on the screen (None: hidden, or nobody's)."""
+        self.thinking = False
+        """A computer player is deciding."""
         self.delay = delay
         self.sheets: list[int] = []
         """Deals whose score sheet is still to show."""
         self.asking = False
         """A screen of this table's (a cover, a choice, a score sheet) waits for an answer."""
         self._asked = -1
+
+    # -- what the board asks of this screen -------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        return self.session.rules
+
+    def acting(self) -> bool:
+        """The person whose hand is shown is the one the game waits for."""
+        session = self.session
+        return (not self.thinking and session.person_to_move and self.viewer is not None
+                and self.viewer == session.to_move)
+
+    def refresh_state(self) -> None:
+        self.state = self.session.state(self.viewer)
+
+    def reader(self) -> int | None:
+        """Whose words the log and the sheets are: the seat at the screen; nobody's when
+        people share the screen (what one is told of their own draws is not for all)."""
+        return None if self.session.hot_seat else self.viewer
+
+    def names(self) -> list[str]:
+        if self.session.hot_seat:
+            return list(self.session.names)
+        return super().names()
+
+    def table_lines(self) -> list[str]:
+        reader = self.reader()
+        state = self.state if reader == self.viewer else None
+        return table_log(state or self.session.state(reader), self.session.histories(reader))
+
+    def busy(self) -> str | None:
+        if not self.thinking or self.session.finished:
+            return None
+        who = self.names()[self.session.game.turn]
+        return f"{who} {verb(who, 'is')} thinking…"
+
+    def waiting(self) -> str | None:
+        return "" if self.thinking and not self.session.finished else None
+
+    def hidden_hand(self) -> str:
+        if self.session.people:
+            return "hidden until the next player is ready"
+        return "nobody at this table is a person: the computer players play"
+
+    def binding_keys(self) -> tuple[object, ...]:
+        return (self.session.undo_refusal() is None, self.session.finished)
+
+    def message(self) -> Text:
+        message = super().message()
+        problem = self.session.save_problem
+        if problem is not None:  # said until a save succeeds again
+            return Text.assemble((f"⚠ {problem[:1].upper()}{problem[1:]}.", "bold"), " ",
+                                 message)
+        return message
 
     # -- the flow of the game ---------------------------------------------------------------------
 
@@ -76,7 +141,7 @@ class TableScreen(MoveKeys, Board):
         if self.sheets:
             self.update_table()
             index = self.sheets.pop(0)
-            self.ask(SheetScreen(session.sheet(index)), self.sheet_closed)
+            self.ask(self.sheet_screen(session.state(self.reader()), index), self.sheet_closed)
             return
         if session.finished:
             self.update_table()
@@ -180,7 +245,6 @@ class TableScreen(MoveKeys, Board):
                         "wait: a computer player is moving")
             return False
         seat = self.viewer
-        before = session.view(seat).hand
         reason = session.play(seat, move)
         if reason is not None:
             self.refuse(reason)
@@ -188,10 +252,9 @@ class TableScreen(MoveKeys, Board):
         self.selected.clear()
         self.note = None
         made = session.made[-1]
-        if made.move.kind == DRAW and made.ended is None:
-            new = [face_label(face_of(card)) for card in iter_bits(session.view(seat).hand
-                                                                    & ~before)]
-            self.note = Text(f"{session.names[seat]} drew {' '.join(new)}.")
+        said = session.words.history(seat)[-1]
+        if made.ended is None and said.drawn is not None:
+            self.note = Text(f"{session.names[seat]} drew {face_label(parse_face(said.drawn))}.")
         self.after_move(made)
         return True
 
@@ -202,28 +265,11 @@ class TableScreen(MoveKeys, Board):
 
     # -- what the move keys (keys.MoveKeys) ask of this screen ------------------------------------
 
-    def phase(self) -> str:
-        return self.session.game.deal.phase
-
-    def wild_jokers(self) -> bool:
-        return self.session.rules.jokers == "wild"
-
-    def pile_faces(self) -> list[int]:
-        return [face_of(card) for card in self.public_view().pile]
-
-    def cursor_meld(self) -> int:
-        melds = self.public_view().melds
-        return melds[self.melds.cursor].number if melds else 1
-
     def meld_without_choice(self, faces: list[int]) -> None:
-        if len(faces) < 3 or self.session.game.deal.phase != PLAY_PHASE:
+        if len(faces) < 3 or self.phase() != PLAY_PHASE:
             self.act(Move(MELD, tuple(faces)))
         else:
             self.refuse("these cards make no meld, whatever the jokers stand for")
-
-    def layoff_where(self, move: Move) -> str:
-        by_number = {meld.number: meld for meld in self.public_view().melds}
-        return f"on m{move.meld} ({by_number[move.meld].describe()})"
 
     def no_claim(self) -> None:
         self.act(Move(RUMMY_MELD, ()))
@@ -253,8 +299,7 @@ class TableScreen(MoveKeys, Board):
     def hint_found(self, turn: BotTurn, decision: Decision) -> None:
         if turn.stamp != self.session.stamp or self.viewer != turn.seat:
             return
-        hand = list(iter_bits(self.session.view(turn.seat).hand))
-        self.show_hint(decision.move, decision.reason, hand)
+        self.show_hint(decision.move, decision.reason)
 
     def action_undo(self) -> None:
         session = self.session

@@ -8,7 +8,7 @@ keys and space pick a card.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -23,8 +23,10 @@ from textual.visual import VisualType
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ..cards import JOKER, face_of
-from ..melds import Meld, TableCard
+from ..cards import JOKER, face_pretty
+from ..melds import DECLARED
+from ..moves import parse_piece
+from ..session.seat_state import TableMeld
 
 ItemT = TypeVar("ItemT")
 
@@ -39,6 +41,11 @@ JOKER_ON_LIGHT = "#7a1fa2"
 def hidden(*keys: tuple[str, str, str]) -> list[BindingType]:
     """Key bindings (keys, action, description) that work without showing in the footer."""
     return [Binding(key, action, description, show=False) for key, action, description in keys]
+
+
+def number_text(number: int) -> str:
+    """A whole number as the table writes it: a negative total with a true minus sign."""
+    return str(number) if number >= 0 else f"\u2212{-number}"
 
 
 def face_label(face: int) -> str:
@@ -56,30 +63,36 @@ def face_style(face: int, dark: bool) -> Style:
     return Style(bold=True)
 
 
-def card_label(card: int, dark: bool) -> Text:
-    face = face_of(card)
+def card_label(face: int, dark: bool) -> Text:
     return Text(face_label(face), face_style(face, dark))
 
 
-def table_card_label(table_card: TableCard, dark: bool) -> Text:
+def piece_label(piece: int, dark: bool) -> Text:
     """A card on the table; a wild joker shows ``*`` and the card it stands for."""
-    if table_card.face == JOKER:
-        return Text("Jk", face_style(JOKER, dark))
-    if table_card.card & 15 == 15:
-        return Text("*" + face_label(table_card.face), face_style(JOKER, dark))
-    return Text(face_label(table_card.face), face_style(table_card.face, dark))
+    if piece >= DECLARED:
+        return Text("*" + face_label(piece - DECLARED), face_style(JOKER, dark))
+    return card_label(piece, dark)
+
+
+def piece_pretty(piece: int) -> str:
+    """A card on the table as a person reads it: ``7♥``, ``*`` or ``*=7♥``."""
+    if piece >= DECLARED:
+        return "*=" + face_pretty(piece - DECLARED)
+    return "*" if piece == JOKER else face_pretty(piece)
 
 
 @dataclass(frozen=True, slots=True)
 class Item:
-    """One card of a strip: its label and how it is marked."""
+    """One card of a strip: its face, its label and how it is marked."""
 
-    card: int
+    face: int
     label: Text
     marked: bool = False
     """Playable (in the hand) or takeable (in the pile): underlined."""
     selected: bool = False
     """Picked for the next move: shown in reverse."""
+    key: Hashable = None
+    """What tells this card from the strip's other cards of the same face."""
 
 
 class CursorList(Widget, Generic[ItemT]):
@@ -120,11 +133,11 @@ class Strip(CursorList["Item"], can_focus=True):
     class Picked(Message):
         """A card of the strip was picked (space, enter or a click)."""
 
-        def __init__(self, strip: Strip, index: int, card: int) -> None:
+        def __init__(self, strip: Strip, index: int, item: Item) -> None:
             super().__init__()
             self.strip = strip
             self.index = index
-            self.card = card
+            self.item = item
 
         @property
         def control(self) -> Strip:
@@ -192,7 +205,7 @@ class Strip(CursorList["Item"], can_focus=True):
         index = self.index_at(event.x, event.y)
         if index is not None:
             self.cursor = index
-            self.post_message(self.Picked(self, index, self.items[index].card))
+            self.post_message(self.Picked(self, index, self.items[index]))
 
     def action_move_row(self, step: int) -> None:
         target = self.cursor + step * self.per_row()
@@ -205,16 +218,30 @@ class Strip(CursorList["Item"], can_focus=True):
 
     def action_pick(self) -> None:
         if self.items:
-            self.post_message(self.Picked(self, self.cursor, self.items[self.cursor].card))
+            self.post_message(self.Picked(self, self.cursor, self.items[self.cursor]))
+
+
+def meld_number(meld: TableMeld) -> int:
+    """The number of a meld of the table (``m2``: 2)."""
+    return int(meld.id.removeprefix("m"))
+
+
+def meld_words(meld: TableMeld) -> str:
+    """A meld's cards as a person reads them: ``Q♠ *=K♠ A♠``."""
+    return " ".join(piece_pretty(parse_piece(card)) for card in meld.cards)
 
 
 @dataclass(frozen=True, slots=True)
 class MeldItem:
-    meld: Meld
+    meld: TableMeld
     owners: Sequence[str]
     """The name of each seat (to say who laid each card)."""
     marked: bool = False
     """The picked card can be laid off on it."""
+
+    @property
+    def number(self) -> int:
+        return meld_number(self.meld)
 
 
 def meld_text(item: MeldItem, dark: bool, cursor: bool) -> Text:
@@ -224,14 +251,12 @@ def meld_text(item: MeldItem, dark: bool, cursor: bool) -> Text:
     """
     meld = item.meld
     style = "bold" + (" reverse" if item.marked else "") + (" underline" if cursor else "")
-    text = Text(meld.name, style)
-    ordered = sorted(meld.cards, key=lambda c: meld.order_key(c.face))
-    for index, table_card in enumerate(ordered):
+    text = Text(meld.id, style)
+    for index, (card, seat) in enumerate(zip(meld.cards, meld.by, strict=True)):
         text.append(" ")
-        text.append_text(table_card_label(table_card, dark))
-        last = index == len(ordered) - 1
-        if last or ordered[index + 1].seat != table_card.seat:
-            text.append(" " + item.owners[table_card.seat], "dim italic")
+        text.append_text(piece_label(parse_piece(card), dark))
+        if index == len(meld.cards) - 1 or meld.by[index + 1] != seat:
+            text.append(" " + item.owners[seat], "dim italic")
     return text
 
 
@@ -316,12 +341,12 @@ class MeldList(CursorList["MeldItem"], can_focus=True):
         for index, (row, start, end) in enumerate(self._spans):
             if row == y and start <= x < end:
                 self.cursor = index
-                self.post_message(self.Picked(self.items[index].meld.number))
+                self.post_message(self.Picked(self.items[index].number))
                 return
 
     def action_pick(self) -> None:
         if self.items:
-            self.post_message(self.Picked(self.items[self.cursor].meld.number))
+            self.post_message(self.Picked(self.items[self.cursor].number))
 
 
 class FlowBar(Widget):

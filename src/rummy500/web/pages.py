@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
@@ -37,6 +37,7 @@ from ..server.bodies import read_body, read_json
 from ..server.guard import SECURITY_HEADERS
 from ..session.words import rules_summary
 from . import replay_worker
+from .preload import with_preloads
 
 STATIC = Path(__file__).parent / "static"
 
@@ -46,7 +47,7 @@ def _secured(response: Response) -> Response:
 
 
 def _page(name: str) -> Response:
-    response = FileResponse(STATIC / name, media_type="text/html; charset=utf-8")
+    response = Response(with_preloads(STATIC, name), media_type="text/html; charset=utf-8")
     response.headers["Cache-Control"] = "no-cache"
     return _secured(response)
 

@@ -2,7 +2,9 @@
 
 The page holds no rules, so the engine replays the record here and the page only steps
 through the positions. Each step is the table after one move, told in plain words by
-:mod:`rummy500.narrate` (as a spectator behind every player sees it).
+:mod:`rummy500.narrate` (as a spectator behind every player sees it); each finished deal
+comes with its sheet, line by line, as every table shows it
+(:func:`rummy500.session.sheets.deal_sheet`, read by nobody's seat).
 
 :func:`answer_request` turns the body of ``POST /api/replay`` into the bytes of its answer.
 It runs in a worker process (:mod:`.replay_worker`), so every bound is checked here, from
@@ -28,7 +30,9 @@ from ..melds import Meld
 from ..narrate import before, card_text, fresh_deal, move_text
 from ..record import RecordFormatError, ReplayError, replay
 from ..server.security import BadName, clean_name
-from ..session.words import deal_sheet, outcome_words, side_label
+from ..session.seat_state import DealSheet
+from ..session.sheets import deal_sheet
+from ..session.words import side_label
 
 MAX_ANSWER_BYTES = 8 * 1024 * 1024
 """The largest answer (JSON before compression). A step is 500 to 900 bytes, so this is some
@@ -181,9 +185,10 @@ def replay_text(data: Mapping[str, Any], names: Sequence[str] | None = None, *,
     deals = []
     totals = [0] * game.rules.sides(game.players)
     for index in range(len(game.deals)):
-        deals.append(_deal_text(game, seat_names, index, totals, writer))
-        if index < len(game.results):
-            totals = [t + s for t, s in zip(totals, game.results[index].scores, strict=True)]
+        sheet = deal_sheet(game, seat_names, index, None) if index < len(game.results) else None
+        deals.append(_deal_text(game, seat_names, index, totals, sheet, writer))
+        if sheet is not None:
+            totals = list(sheet.totals_after)
     rules = game.rules
     head = {
         "ok": True,
@@ -217,7 +222,7 @@ class _Writer:
 
 
 def _deal_text(game: Game, seat_names: Sequence[str], index: int, totals_before: list[int],
-               writer: _Writer) -> str:
+               sheet: DealSheet | None, writer: _Writer) -> str:
     played = game.deals[index]
     rules = game.rules
     deal = fresh_deal(played)
@@ -236,21 +241,11 @@ def _deal_text(game: Game, seat_names: Sequence[str], index: int, totals_before:
                      f"new stock of {len(deal.stock)} cards")
         steps.append(writer.add(_dumps({"seat": seat, "move": str(move), "text": text,
                                         **position_json(deal)})))
+    # Each sheet says only what was known when its deal ended: the game's result is on the
+    # last one alone.
     entry: dict[str, Any] = {"number": index + 1, "dealer": deal.dealer,
-                             "totals_before": totals_before, "sheet": None}
-    if index < len(game.results):
-        result = game.results[index]
-        sheet = deal_sheet(game, seat_names, index)
-        entry["sheet"] = {
-            "ending": sheet.ending,
-            "went_out": result.went_out,
-            "melded": list(result.melded),
-            "in_hand": list(result.in_hand),
-            "scores": list(result.scores),
-            "totals": [row.total for row in sheet.rows],
-            "notes": list(sheet.notes),
-            "outcome": sheet.outcome,
-        }
+                             "totals_before": totals_before,
+                             "sheet": None if sheet is None else sheet.to_json()}
     return _with_list(writer.add(_dumps(entry)), "steps", steps)
 
 
@@ -267,5 +262,5 @@ def _with_list(obj_text: str, key: str, items: list[str]) -> str:
 def _outcome(game: Game, names: Sequence[str]) -> str:
     if not game.results:
         return "The record stops before the first deal is over."
-    text = outcome_words(game, names, game.totals)
+    text = deal_sheet(game, names, len(game.results) - 1, None).standing
     return text if game.finished else f"The record stops before the end. {text}"

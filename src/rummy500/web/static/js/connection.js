@@ -170,4 +170,18 @@ export class Connection {
     return id;
   }
 
+  // Sends another frame (chat, react, continue, undo) with a client id of its own; returns
+  // the id, or null when not connected.
+  /**
+   * @param {Record<string, unknown>} fields
+   * @returns {string | null}
+   */
+  send(fields) {
+    if (!this.isOpen || !this.socket) return null;
+    this.counter += 1;
+    const id = `${String(fields.type || 'f').charAt(0)}${this.counter}-${Date.now().toString(36)}`;
+    this.socket.send(JSON.stringify({ id, ...fields }));
+    return id;
+  }
+
 }

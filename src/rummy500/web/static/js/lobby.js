@@ -3,7 +3,10 @@
 
 import { getJSON, postJSON } from './api.js';
 import { $, field, h, replace } from './dom.js';
+import { scoreWords, stateWords, whenWords } from './mytables.js';
 import { allSeats, forgetSeat, keepName, keepSeat, lastName } from './seats.js';
+import { setSetting, setting } from './settings.js';
+import { bindSettings } from './settingsform.js';
 import { capital } from './words.js';
 
 /**
@@ -32,6 +35,10 @@ const form = {
 };
 
 async function start() {
+  bindSettings(['theme', 'deck', 'motion', 'firstGame']);
+  const first = /** @type {HTMLInputElement} */ ($('#first-game'));
+  first.checked = setting('firstGame');
+  first.addEventListener('change', () => setSetting('firstGame', first.checked));
   listMyTables();
   try {
     form.catalogue = await getJSON('/api/rules');
@@ -264,8 +271,20 @@ async function create(event) {
     $('#takeover').focus();
     return;
   }
+  const pause = Number(field('#deal-pause').value);
+  const clock = Number(field('#turn-clock').value);
+  if (!Number.isInteger(pause) || pause < 0 || pause > 600) {
+    error.textContent = 'The pause after a deal is a whole number of seconds, from 0 to 600.';
+    $('#deal-pause').focus();
+    return;
+  }
+  if (!Number.isInteger(clock) || clock < 0 || (clock > 0 && clock < 5) || clock > 3600) {
+    error.textContent = 'The turn clock is 0 (none) or a whole number of seconds from 5 to 3600.';
+    $('#turn-clock').focus();
+    return;
+  }
   /** @type {Record<string, unknown>} */
-  const body = { rules: rulesObject(), players: seats.length, seats, takeover_s: takeover };
+  const body = { rules: rulesObject(), players: seats.length, seats, takeover_s: takeover, deal_pause_s: pause, turn_s: clock };
   const seed = field('#seed').value.trim();
   if (seed) {
     if (!/^[0-9]{1,15}$/.test(seed)) {
@@ -295,22 +314,28 @@ async function listMyTables() {
   $('#mine-section').hidden = false;
   list.replaceChildren();
   for (const entry of seats) {
-    const item = h('li', {}, h('span', { class: 'what' }, `Table ${entry.table.slice(0, 8)}…, as ${entry.name || `seat ${entry.seat + 1}`}`));
+    const path = `/t/${encodeURIComponent(entry.table)}`;
+    const when = whenWords(entry.since);
+    const item = h('li', {}, h('span', { class: 'what' },
+      h('strong', {}, `Table ${entry.table.slice(0, 8)}…`), when ? h('span', { class: 'when' }, ` joined ${when}`) : null));
     list.append(item);
-    const forget = h('button', { type: 'button', class: 'quiet' }, 'Forget');
+    const forget = h('button', { type: 'button', class: 'quiet', 'aria-label': `Forget table ${entry.table.slice(0, 8)}` }, 'Forget');
     forget.addEventListener('click', () => { forgetSeat(entry.table); item.remove(); });
     try {
+      /** @type {import('./mytables.js').HeldTable} */
       const summary = await getJSON(`/api/tables/${encodeURIComponent(entry.table)}`);
-      const names = summary.seats.map((/** @type {import('./protocol.js').SeatEntry} */ s, /** @type {number} */ i) => s.name || (s.kind === 'bot' ? `computer` : `open seat ${i + 1}`));
       const preset = (summary.rules && summary.rules.preset) || 'classic';
-      /** @type {Record<string, string>} */
-      const statuses = { waiting: 'waiting for players', playing: 'in play', over: 'over' };
-      const status = statuses[summary.status] || summary.status;
-      replace($('.what', item), h('strong', {}, title(preset)), ` with ${names.join(', ')}: ${status}`);
+      replace($('.what', item),
+        h('strong', {}, `${title(preset)}, ${summary.players} players`),
+        when ? h('span', { class: 'when' }, ` · ${when}`) : null,
+        h('br'),
+        h('span', { class: 'score' }, scoreWords(summary, entry.seat)),
+        h('span', { class: `state ${summary.status}` }, ` · ${stateWords(summary)}`));
+      item.dataset.status = summary.status;
       if (summary.status === 'over') {
-        item.append(h('a', { class: 'button-link', href: `/t/${encodeURIComponent(entry.table)}/replay` }, 'Replay'));
+        item.append(h('a', { class: 'button-link', href: `${path}/replay` }, 'Replay'));
       } else {
-        item.append(h('a', { class: 'button-link primary', href: `/t/${encodeURIComponent(entry.table)}` }, 'Return to the table'));
+        item.append(h('a', { class: 'button-link primary', href: path }, 'Return to the table'));
       }
     } catch (error) {
       $('.what', item).append(error.status === 404 ? ': this table no longer exists' : `: ${error.message}`);

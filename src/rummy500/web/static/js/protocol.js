@@ -19,17 +19,43 @@
  */
 
 /**
- * A finished deal's sheet.
- * @typedef {object} DealResult
- * @property {number[]} scores by side
- * @property {number[]} melded by seat
- * @property {number[]} in_hand by seat
- * @property {number | null} [went_out]
+ * One line of a deal's sheet: points a side scored, in words.
+ * @typedef {object} SheetLine
+ * @property {number | null} seat the seat whose cards these are (null: a side's bonus)
+ * @property {number} side
+ * @property {string} what "on_table", "doubled", "in_hand", "hands_won", "going_out" or "game_bonus"
+ * @property {number} points
+ * @property {string} text
  */
 
 /**
- * One move of the current deal, as the state lists it.
- * @typedef {string | { seat?: number | null, move: string }} HistoryEntry
+ * A finished deal's sheet: each side's lines add up to its score.
+ * @typedef {object} DealResult
+ * @property {number} deal from 1
+ * @property {number | null} went_out
+ * @property {string} ended how the deal ended, in words
+ * @property {string} text the deal's end in one line, as the log says it
+ * @property {SheetLine[]} lines
+ * @property {number[]} scores by side
+ * @property {number[]} totals_after by side, once the deal (and on the last sheet, the game) is scored
+ * @property {string[][]} hands the cards each seat held when the deal ended
+ * @property {number[]} melded by seat
+ * @property {number[]} in_hand by seat
+ * @property {string[]} sides each side's name, as this reader says it
+ * @property {string} standing who led once the deal was scored, or who won on the last sheet
+ * @property {boolean} last the sheet that ended the game
+ */
+
+/**
+ * A change of the deal in words: a seat's move (with the card drawn, for the reader's own
+ * draw only) or a new deal. An update's event has the same shape.
+ * @typedef {object} HistoryEntry
+ * @property {string} text
+ * @property {number} [seat]
+ * @property {string} [move]
+ * @property {string} [drawn]
+ * @property {number} [deal]
+ * @property {number | null} [dealer]
  */
 
 /**
@@ -55,6 +81,10 @@
  * @property {HistoryEntry[]} [history]
  * @property {SeatEntry[]} [seats]
  * @property {string | null} [next] the next game's table
+ * @property {ChatLine[]} [chat] the table's last lines (in a welcome's state only)
+ * @property {number[]} [waiting_for] the people the deal pause waits for
+ * @property {number | null} [pause_left] seconds left of the deal pause
+ * @property {number | null} [clock] seconds left of the turn in play (a table with a turn clock)
  */
 
 /**
@@ -67,6 +97,8 @@
  * @property {SeatEntry[]} seats
  * @property {string | null} [next]
  * @property {number} [takeover_s]
+ * @property {number} [deal_pause_s] how long the computer players wait after a deal (0: not at all)
+ * @property {number} [turn_s] the turn clock (0: none)
  */
 
 /**
@@ -92,16 +124,31 @@
  * @property {string} [id]
  * @property {string} [code]
  * @property {string} [message]
+ * @property {number} [n] a chat line's number
+ * @property {string} [name] who said a chat line
+ * @property {string} [text] a chat line's words
+ * @property {string} [react] a reaction's name
+ * @property {string} [at] when a chat line was said (ISO time)
+ * @property {number} [deal] the deal a waiting frame is about
+ * @property {number[]} [waiting_for]
+ * @property {number | null} [pause_left]
+ * @property {number | null} [clock]
  */
 
 /**
- * What an update says happened: a move by a seat, a new deal, or words.
- * @typedef {object} TableEvent
- * @property {number} [seat]
- * @property {string} [move]
- * @property {number} [deal]
- * @property {number} [dealer]
- * @property {string} [text]
+ * A line said at the table (a chat frame, or an entry of `state.chat`).
+ * @typedef {object} ChatLine
+ * @property {number} n
+ * @property {number} seat
+ * @property {string} name
+ * @property {string} text
+ * @property {string} at
+ * @property {string} [react]
+ */
+
+/**
+ * What an update says happened, as a history entry says it.
+ * @typedef {HistoryEntry} TableEvent
  */
 
 export {};

@@ -21,9 +21,9 @@ import { signed } from './words.js';
  * @property {number[]} credit
  */
 /**
- * A deal's sheet as the replay gives it, in words.
- * @typedef {{ ending: string, melded: number[], in_hand: number[], scores: number[], totals: number[],
- *   notes: string[], outcome: string }} ReplaySheet
+ * A deal's sheet as the replay gives it: the table's sheet, line by line, read by nobody's seat.
+ * @typedef {{ text: string, sides: string[], lines: { side: number, what: string, points: number, text: string }[],
+ *   scores: number[], totals_after: number[], standing: string }} ReplaySheet
  */
 /**
  * The answer of POST /api/replay.
@@ -222,16 +222,15 @@ function drawPosition(s, last) {
   const deal = data.deals[view.deal];
   if (last && deal.sheet) {
     const ended = deal.sheet;
-    const sides = data.sides;
-    replace(sheet, h('h2', {}, `Deal ${deal.number} is over: ${ended.ending}`),
-      h('table', { class: 'sheet' },
-        h('thead', {}, h('tr', {}, h('th', {}, 'Player'), h('th', {}, 'On the table'), h('th', {}, 'In hand'))),
-        h('tbody', {}, ended.melded.map((m, seat) => h('tr', {}, h('th', {}, data.names[seat]), h('td', {}, String(m)), h('td', {}, ended.in_hand[seat] ? `−${ended.in_hand[seat]}` : '0'))))),
-      h('table', { class: 'sheet' },
-        h('thead', {}, h('tr', {}, h('th', {}, data.partnership ? 'Side' : 'Player'), h('th', {}, 'This deal'), h('th', {}, 'Total'))),
-        h('tbody', {}, ended.scores.map((score, side) => h('tr', {}, h('th', {}, sides[side]), h('td', {}, signed(score)), h('td', {}, String(ended.totals[side])))))),
-      ended.notes.map((note) => h('p', { class: 'muted small' }, note)),
-      h('p', {}, ended.outcome));
+    replace(sheet, h('h2', {}, ended.text),
+      h('table', { class: 'sheet lines' },
+        ended.sides.map((name, side) => h('tbody', { class: 'sheet-side' },
+          h('tr', { class: 'side-name' }, h('th', { scope: 'colgroup', colspan: '2' }, name)),
+          ended.lines.filter((line) => line.side === side).map((line) => h('tr', { class: line.what },
+            h('th', { scope: 'row' }, line.text), h('td', {}, signed(line.points)))),
+          h('tr', { class: 'sum' }, h('th', { scope: 'row' }, 'This deal'), h('td', {}, signed(ended.scores[side]))),
+          h('tr', { class: 'total' }, h('th', { scope: 'row' }, 'Total'), h('td', {}, String(ended.totals_after[side]).replace('-', '−')))))),
+      h('p', {}, ended.standing));
     sheet.hidden = false;
   } else {
     sheet.hidden = true;

@@ -23,6 +23,16 @@ import { renderPiles } from './table/pile.js';
 import { renderPlayers, renderStatus } from './table/players.js';
 import { onRedraw } from './table/redraw.js';
 import { renderScores } from './table/scores.js';
+import { bindSettings } from './settingsform.js';
+import { startAttention } from './table/attention.js';
+import { bindDrawer } from './table/drawer.js';
+import { bindReorder } from './table/reorder.js';
+import { startFirstGame } from './table/firstgame.js';
+import { startMotion } from './table/motion.js';
+import { startRecent } from './table/recent.js';
+import { startChat } from './table/chat.js';
+import { startPacing } from './table/pacing.js';
+import { startUndo } from './table/undo.js';
 
 const WATCH_KEY = `rummy500.watch.${tableId}`;
 
@@ -39,6 +49,13 @@ function renderTable() {
   renderAgain();
 }
 
+startRecent();
+startMotion();
+startAttention();
+startFirstGame();
+startChat();
+startPacing();
+startUndo();
 onRedraw('table', renderTable);
 onRedraw('hand', renderMine);
 onRedraw('hand', renderTableMelds);
@@ -50,6 +67,9 @@ onRedraw('again', renderAgain);
 function bindStatic() {
   $('#rules-button').addEventListener('click', () => openDialog('#rules-dialog'));
   $('#keys-button').addEventListener('click', () => openDialog('#keys-dialog'));
+  bindSettings();
+  bindDrawer();
+  bindReorder();
   $('#sort-button').addEventListener('click', switchSort);
   $('#typed').addEventListener('submit', (event) => {
     event.preventDefault();

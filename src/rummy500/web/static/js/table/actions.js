@@ -2,13 +2,31 @@
 // claims, pass, hint), each with its key, offered from the engine's legal moves.
 
 import { pretty, prettyList } from '../cards.js';
-import { $, h } from '../dom.js';
+import { $, h, replace } from '../dom.js';
 import { couldMeld, layoffTargets, meldsFor } from '../moves.js';
 import { replayPath } from './address.js';
 import { askHint } from './hint.js';
 import { clearSelected, model, myTurn, selectedCards } from './model.js';
 import { canSend, send } from './outbox.js';
 import { discard, layOff, meld } from './play.js';
+
+/** What each control does, in a few words (its title, and its line in a first game). */
+/** @type {Record<string, string>} */
+const CONTROL_WORDS = {
+  draw: 'take the top card of the stock into your hand',
+  end: 'take nothing: with the stock empty, the deal ends here',
+  meld: 'put the selected cards on the table as a new meld (three or more of a kind, or a run in one suit)',
+  layoff: 'add the selected card to a meld on the table (anyone’s)',
+  discard: 'put the selected card on the discard pile, which ends your turn',
+  clear: 'unselect the selected cards',
+  pass: 'let the rummy call go',
+  hint: 'ask what the expert computer player would do, and why',
+  rummy: 'claim cards from the pile that the player before you could have used',
+};
+
+/** The controls drawn, with their words, for the help line: label, words, id. */
+/** @type {[string, string, string][]} */
+let used = [];
 
 /**
  * @typedef {object} ButtonOptions
@@ -26,8 +44,12 @@ import { discard, layOff, meld } from './play.js';
  * @param {ButtonOptions} [options]
  */
 function button(label, key, action, { primary = false, enabled = true, hint = '', move = null, name = null } = {}) {
+  const what = CONTROL_WORDS[name || (move || '').split(' ')[0]] || '';
+  const help = what ? `help-${name || (move || '').split(' ')[0]}` : null;
+  if (help && !used.some((row) => row[2] === help)) used.push([label, what, help]);
   const el = h('button', { type: 'button', class: primary ? 'primary' : '', 'aria-keyshortcuts': key || null,
-    disabled: !enabled || !canSend(), title: hint || null,
+    disabled: !enabled || !canSend(), title: [hint, what].filter(Boolean).join(': ') || null,
+    'aria-describedby': help,
     dataset: { ...(move ? { move } : {}), ...(name ? { action: name } : {}) } },
   label, key ? h('kbd', { 'aria-hidden': 'true' }, key) : null);
   el.addEventListener('click', action);
@@ -39,6 +61,26 @@ export function renderActions() {
   const box = $('#actions');
   if (!s || model.seat === null) return;
   box.replaceChildren();
+  used = [];
+  try {
+    fillActions(s, box);
+  } finally {
+    explainControls();
+  }
+}
+
+/** What each control of the turn does, in a line under them (shown in a first game; read
+ * by screen readers always, through aria-describedby). */
+function explainControls() {
+  const rows = used.map(([label, what, id]) => h('li', { id }, h('strong', {}, label.replace(/…$/, '')), `: ${what}.`));
+  replace($('#control-help'), rows.length ? h('ul', {}, rows) : null);
+}
+
+/**
+ * @param {import('../protocol.js').TableState} s
+ * @param {HTMLElement} box
+ */
+function fillActions(s, box) {
   $('#typed').hidden = Boolean(s.over);
   if (s.over) {
     box.append(h('p', { class: 'muted' }, 'The game is over.'),

@@ -26,6 +26,35 @@ const REFUSALS = {
   stale: 'the table changed before your move arrived; look again and choose',
 };
 
+/** @type {Record<string, Array<(frame: Frame) => void>>} */
+const listeners = {};
+
+/**
+ * Also runs `listen` for each frame of `type`, after the page's own handling (the talk and
+ * pacing modules listen so).
+ * @param {string} type
+ * @param {(frame: Frame) => void} listen
+ */
+export function onFrame(type, listen) {
+  (listeners[type] ||= []).push(listen);
+}
+
+/**
+ * @param {Record<string, (...args: any[]) => void>} handlers
+ * @returns {Record<string, (...args: any[]) => void>}
+ */
+function withListeners(handlers) {
+  const all = { ...handlers };
+  for (const [type, listening] of Object.entries(listeners)) {
+    const own = handlers[type];
+    all[type] = (/** @type {Frame} */ frame) => {
+      if (own) own(frame);
+      for (const listen of listening) listen(frame);
+    };
+  }
+  return all;
+}
+
 /**
  * Joins the table at `seat` with `token`, or watches it (both null).
  * @param {string | null} token
@@ -33,7 +62,7 @@ const REFUSALS = {
  */
 export function connect(token, seat) {
   sitAs(seat, token);
-  useConnection(new Connection(tableId, token, {
+  useConnection(new Connection(tableId, token, withListeners({
     welcome: onWelcome,
     update: onUpdate,
     ack: onAck,
@@ -50,7 +79,7 @@ export function connect(token, seat) {
       showJoin(connect);
       $('#join-error').textContent = 'This browser’s seat at the table is no longer valid. Take a seat again, or watch.';
     },
-  }));
+  })));
   const status = model.summary ? model.summary.status : '';
   if (status !== 'playing' && status !== 'over') showWaiting();
 }
@@ -113,7 +142,7 @@ function onUpdate(frame) {
   if (!frame.state || !hasDeal(frame.state)) return;
   const seq = frame.seq ?? -1;
   showState(frame.state, seq);
-  logUpdate(frame.event || {}, seq, prev, frame.state);
+  logUpdate(frame.event, seq, prev, frame.state);
   forgetHintBefore(seq);
   sheetsCheck(false);
 }
@@ -141,6 +170,8 @@ function onAck(frame) {
 
 /** @param {Frame} frame */
 function onRefused(frame) {
+  // Chat, reactions and undo (ids not a move's) answer their own refusals.
+  if (frame.id && !frame.id.startsWith('m')) return;
   const what = settle(frame.id) ?? 'your move';
   const code = frame.code || '';
   const why = REFUSALS[code] && !frame.message ? REFUSALS[code] : frame.message || REFUSALS[code] || code;

@@ -4,7 +4,11 @@
 import { renderHand } from '../board.js';
 import { $, h, plural, replace } from '../dom.js';
 import { renderActions } from './actions.js';
-import { model, sortedHand, toggleSelected, toggleSort } from './model.js';
+import { meldableFaces } from '../meldable.js';
+import { plainFace } from '../cards.js';
+import { model, myTurn, sortedHand, toggleSelected, toggleSort } from './model.js';
+import { forgetOrder } from './reorder.js';
+import { freshMarks } from './recent.js';
 
 export const SORT_KEY = 'rummy500.sort';
 const LEGAL_LIST_MAX = 400;
@@ -15,8 +19,9 @@ export function renderMine() {
   mine.hidden = model.seat === null;
   if (model.seat === null || !s) return;
   const sortButton = $('#sort-button');
-  sortButton.textContent = model.sort === 'suit' ? 'Sort by rank' : 'Sort by suit';
-  sortButton.setAttribute('aria-label', `Sorted by ${model.sort}; sort by ${model.sort === 'suit' ? 'rank' : 'suit'}`);
+  const next = model.order ? model.sort : model.sort === 'suit' ? 'rank' : 'suit';
+  sortButton.textContent = `Sort by ${next}`;
+  sortButton.setAttribute('aria-label', `${model.order ? 'In your own order' : `Sorted by ${model.sort}`}; sort by ${next}`);
   $('#hand-heading').textContent = `Your hand (${plural((s.hand || []).length, 'card')})`;
   renderHand($('#hand'), sortedHand(s), {
     toggle: toggleCard,
@@ -24,8 +29,43 @@ export function renderMine() {
     mustUse: s.must_use,
     label: 'Your hand: Space or Enter selects a card',
   });
+  markCards($('#hand'), freshMarks(), 'fresh', ', just drawn');
+  if (myTurn() && s.phase === 'play') markMeldable($('#hand'));
   replace($('#legal-list'), (s.legal || []).slice(0, LEGAL_LIST_MAX).map((move) => h('option', { value: move })));
   renderActions();
+}
+
+/**
+ * Marks the hand's buttons of `cards` (each copy once) with `className`, and says so in their
+ * labels.
+ * @param {HTMLElement} hand
+ * @param {readonly string[]} cards
+ * @param {string} className
+ * @param {string} words
+ */
+function markCards(hand, cards, className, words) {
+  const buttons = /** @type {HTMLElement[]} */ ([...hand.querySelectorAll('button.card')]);
+  for (const card of cards) {
+    const button = buttons.find((b) => b.dataset.card === card && !b.classList.contains(className));
+    if (!button) continue;
+    button.classList.add(className);
+    button.setAttribute('aria-label', `${button.getAttribute('aria-label') || card}${words}`);
+  }
+}
+
+/**
+ * Marks the cards of the hand that some legal meld holds.
+ * @param {HTMLElement} hand
+ */
+function markMeldable(hand) {
+  const faces = meldableFaces(model.legal);
+  if (!faces.size) return;
+  for (const el of hand.querySelectorAll('button.card')) {
+    const button = /** @type {HTMLElement} */ (el);
+    if (!faces.has(plainFace(button.dataset.card || ''))) continue;
+    button.classList.add('can-meld');
+    button.setAttribute('aria-label', `${button.getAttribute('aria-label') || ''}, can make a meld now`);
+  }
 }
 
 /**
@@ -48,6 +88,7 @@ function toggleCard(index) {
 
 /** Sorts the hand the other way, remembered for every table. */
 export function switchSort() {
+  forgetOrder();
   toggleSort();
   localStorage.setItem(SORT_KEY, model.sort);
 }

@@ -4,7 +4,7 @@
 // each of which says which part of the page to draw again.
 
 import { seatMarks } from '../board.js';
-import { sortCards } from '../cards.js';
+import { arrangeHand } from '../handorder.js';
 import { readLegal } from '../moves.js';
 import { YOU, sidesOf } from '../words.js';
 import { redraw } from './redraw.js';
@@ -26,6 +26,7 @@ import { redraw } from './redraw.js';
  * @property {number} seq the state's sequence number
  * @property {import('../moves.js').LegalInfo} legal the state's legal moves, read
  * @property {SortOrder} sort how the hand is sorted
+ * @property {readonly string[] | null} order the viewer's own order of the hand (dragged), if any
  * @property {readonly number[]} selected indexes into the sorted hand
  * @property {readonly string[]} names each seat's name as shown
  * @property {readonly string[]} marks each seat's short mark
@@ -43,6 +44,7 @@ const current = {
   seq: -1,
   legal: readLegal([]),
   sort: 'suit',
+  order: null,
   selected: [],
   names: [],
   marks: [],
@@ -122,7 +124,7 @@ export function indexesOf(cards, hand) {
  * @returns {string[]}
  */
 export function sortedHand(state = current.state) {
-  return state && state.hand ? sortCards(state.hand, current.sort) : [];
+  return state && state.hand ? arrangeHand(state.hand, current.sort, current.order) : [];
 }
 
 /** The selected cards of the hand. */
@@ -252,10 +254,24 @@ export function clearSelected() {
   redraw('hand');
 }
 
-/** Sorts the hand the other way, keeping the selection on the same cards. */
+/** Sorts the hand the other way (or, from the viewer's own order, as sorted before), keeping
+ * the selection on the same cards. */
 export function toggleSort() {
   const cards = selectedCards();
-  current.sort = current.sort === 'suit' ? 'rank' : 'suit';
+  if (current.order) current.order = null;
+  else current.sort = current.sort === 'suit' ? 'rank' : 'suit';
   current.selected = indexesOf(cards, sortedHand());
   redraw('sort');
+}
+
+/**
+ * The viewer's own order of the hand (null: sorted), keeping the selection on the same cards.
+ * @param {readonly string[] | null} order
+ * @param {boolean} [draw] draw the hand again
+ */
+export function setOrder(order, draw = true) {
+  const cards = selectedCards();
+  current.order = order;
+  current.selected = indexesOf(cards, sortedHand());
+  if (draw) redraw('sort');
 }

@@ -72,6 +72,15 @@ export function settle(id) {
   return text;
 }
 
+/**
+ * Sends a frame that is not a move (chat, react, continue, undo): its client id, or null
+ * when not connected.
+ * @param {Record<string, unknown>} fields
+ */
+export function sendFrame(fields) {
+  return connection ? connection.send(fields) : null;
+}
+
 /** The connection dropped: no move is on its way any more. */
 export function forgetPending() {
   pending = null;

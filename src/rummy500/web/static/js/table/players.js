@@ -4,8 +4,10 @@
 import { seatBadge } from '../board.js';
 import { cardBack, pretty } from '../cards.js';
 import { $, h, plural } from '../dom.js';
-import { outcomeLine, sideOfSeat } from '../words.js';
+import { sideOfSeat, standing } from '../words.js';
+import { shortMove } from '../recent.js';
 import { dealNumber, model, myTurn, who } from './model.js';
+import { lastMoveOf } from './recent.js';
 
 /** @typedef {import('../protocol.js').SeatEntry} SeatEntry */
 /** @typedef {import('../protocol.js').TableState} TableState */
@@ -46,23 +48,27 @@ export function renderPlayers() {
     const presence = presenceOf(entry);
     const turn = s.turn === seat && !s.over;
     const count = s.hand_sizes[seat];
+    const last = lastMoveOf(seat);
     box.append(h('div', {
       class: `player${turn ? ' turn' : ''}${seat === me ? ' me' : ''}${partner ? ' partner' : ''}${entry.connected === false && entry.kind !== 'bot' ? ' away' : ''}`,
-      'aria-label': `${model.names[seat]}${seat === me ? ' (you)' : ''}: ${plural(count, 'card')} in hand, ${s.credit[seat]} on the table${turn ? ', to play' : ''}; ${presence}`,
+      'aria-label': `${model.names[seat]}${seat === me ? ' (you)' : ''}: ${plural(count, 'card')} in hand, ${s.credit[seat]} on the table${turn ? ', to play' : ''}; ${presence}${last ? `; last move: ${shortMove(last)}` : ''}`,
       role: 'group',
+      dataset: { seat: String(seat) },
     },
     h('div', { class: 'player-head' }, seatBadge(seat, model.marks, model.names), h('span', { class: 'player-name' }, model.names[seat]), turn ? h('span', { class: 'turn-mark', 'aria-hidden': 'true' }, '▶') : null),
     h('div', { class: 'player-tags' }, tags),
     h('div', { class: 'player-facts' },
       h('span', { class: 'count' }, cardBack('mini'), ` ${count}`),
       h('span', { class: 'credit', title: 'points on the table this deal' }, String(s.credit[seat]), h('span', { class: 'word' }, ' on the table'))),
+    h('div', { class: 'last-move', title: last ? `last move: ${shortMove(last)}` : null },
+      last ? shortMove(last) : (turn ? 'to play' : '')),
     h('div', { class: `presence ${entry.kind === 'bot' ? 'bot' : entry.connected ? 'here' : 'gone'}` }, presence)));
   }
 }
 
 /** @param {TableState} s */
 function phaseWords(s) {
-  if (s.over) return `The game is over. ${outcomeLine(s, model.sides, model.names, model.seat)}`;
+  if (s.over) return `The game is over. ${standing(s)}`;
   const mine = myTurn();
   const name = who(s.turn);
   if (s.phase === 'draw') {

@@ -2,7 +2,7 @@
 // and the points on the table this deal.
 
 import { $, h, replace } from '../dom.js';
-import { outcomeLine, runningTotals, sideName, signed } from '../words.js';
+import { sideName, signed, standing } from '../words.js';
 import { model, who } from './model.js';
 
 /** More sides than this get a row each (a column each would not fit the panel or a phone). */
@@ -13,17 +13,15 @@ export function renderScores() {
   if (!s) return;
   const sides = model.sides;
   const names = sides.map((_, side) => sideName(side, sides, model.names, model.seat));
-  const running = runningTotals(s.deals || [], sides.length);
   const table = sides.length > WIDE ? scoresByPlayer(names, s.deals || [], s.totals || []) : h('table', { class: 'scores' },
     h('caption', { class: 'sr-only' }, 'Scores by deal'),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Deal'), names.map((n) => h('th', { scope: 'col' }, n)))),
     h('tbody', {}, (s.deals || []).map((deal, i) => h('tr', {},
       h('th', { scope: 'row' }, String(i + 1)),
-      deal.scores.map((score, side) => h('td', {}, h('span', { class: 'score' }, signed(score)), h('span', { class: 'running' }, ` ${running[i][side]}`)))))),
+      deal.scores.map((score, side) => h('td', {}, h('span', { class: 'score' }, signed(score)), h('span', { class: 'running' }, ` ${deal.totals_after[side]}`)))))),
     h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'Total'), (s.totals || []).map((t) => h('td', {}, String(t))))));
-  const target = model.info.target_score;
   replace($('#scores'), table,
-    h('p', { class: 'muted' }, outcomeLine(s, sides, model.names, model.seat, target)),
+    h('p', { class: 'muted' }, standing(s, model.info.target_score)),
     h('p', { class: 'muted small' }, 'On the table this deal: ',
       s.credit.map((c, seat) => `${who(seat)} ${c}`).join(', '), '.'));
 }

@@ -1,8 +1,9 @@
 // The deal sheet, shown once when a deal ends (remembered across reloads), and the winner's
 // sheet when the game is over.
 
+import { prettyList } from '../cards.js';
 import { $, h, replace } from '../dom.js';
-import { capital, dealEnding, outcomeLine, runningTotals, sideName, signed } from '../words.js';
+import { capital, signed, standing } from '../words.js';
 import { replayPath, tableId } from './address.js';
 import { againParts } from './again.js';
 import { model, who } from './model.js';
@@ -48,29 +49,29 @@ function showSheet(index) {
     if (!s.over) return;
   }
   const deal = deals[index];
-  const sides = model.sides;
-  const running = runningTotals(deals, sides.length);
-  const totals = s.over && index === deals.length - 1 ? (s.totals || []) : running[index];
   /** @type {Array<HTMLElement | null>} */
   const parts = [];
   if (s.over) {
     shownWinner = true;
-    parts.push(h('h2', { id: 'sheet-heading', class: 'winner' }, outcomeLine(s, sides, model.names, model.seat)));
+    parts.push(h('h2', { id: 'sheet-heading', class: 'winner' }, standing(s)));
   } else {
     parts.push(h('h2', { id: 'sheet-heading' }, `Deal ${index + 1} is over`));
   }
   if (deal) {
-    parts.push(h('p', { class: 'ending' }, `${capital(dealEnding(deal, model.names, model.seat))}.`));
-    parts.push(h('table', { class: 'sheet' },
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col' }, 'On the table'), h('th', { scope: 'col' }, 'In hand'))),
-      h('tbody', {}, deal.melded.map((melded, seat) => h('tr', {},
-        h('th', { scope: 'row' }, who(seat)), h('td', {}, String(melded)), h('td', {}, deal.in_hand[seat] ? `−${deal.in_hand[seat]}` : '0'))))));
-    parts.push(h('table', { class: 'sheet' },
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, sides.some((m) => m.length > 1) ? 'Side' : 'Player'), h('th', { scope: 'col' }, 'This deal'), h('th', { scope: 'col' }, 'Total'))),
-      h('tbody', {}, deal.scores.map((score, side) => h('tr', {},
-        h('th', { scope: 'row' }, sideName(side, sides, model.names, model.seat)), h('td', {}, signed(score)), h('td', {}, String(totals[side])))))));
+    parts.push(h('p', { class: 'ending' }, `${capital(deal.ended)}.`));
+    parts.push(h('table', { class: 'sheet lines' },
+      h('caption', { class: 'sr-only' }, `Deal ${deal.deal}, line by line`),
+      deal.sides.map((name, side) => h('tbody', { class: 'sheet-side' },
+        h('tr', { class: 'side-name' }, h('th', { scope: 'colgroup', colspan: '2' }, name)),
+        deal.lines.filter((line) => line.side === side).map((line) => h('tr', { class: line.what },
+          h('th', { scope: 'row' }, line.text), h('td', {}, signed(line.points)))),
+        h('tr', { class: 'sum' }, h('th', { scope: 'row' }, 'This deal'), h('td', {}, signed(deal.scores[side]))),
+        h('tr', { class: 'total' }, h('th', { scope: 'row' }, 'Total'), h('td', {}, String(deal.totals_after[side])))))));
+    const hands = deal.hands.map((cards, seat) => (cards.length ? h('li', {}, `${who(seat)}: `,
+      h('span', { class: 'cards' }, prettyList(cards)), ` (${deal.in_hand[seat]})`) : null)).filter(Boolean);
+    if (hands.length) parts.push(h('h3', {}, 'Cards left in hand'), h('ul', { class: 'left-in-hand' }, hands));
   }
-  if (!s.over) parts.push(h('p', { class: 'muted' }, outcomeLine({ ...s, totals: running[index] }, sides, model.names, model.seat, model.info.target_score)));
+  if (!s.over && deal) parts.push(h('p', { class: 'muted' }, deal.standing));
   const close = h('button', { type: 'button', class: 'primary', id: 'sheet-close' }, s.over ? 'Close' : 'Next deal');
   close.addEventListener('click', () => dialog.close());
   if (s.over) parts.push(h('div', { id: 'sheet-again' }, againParts()));

@@ -1,0 +1,100 @@
+"""What the bots read of the table, worked out once per table.
+
+The table changes only when a meld is laid or a card laid off, and a search meets the same
+table in thousands of positions: :func:`table_facts` keeps what the evaluator and the
+card count read of it (the runs and open sets, the faces that lay off, every card on it),
+by the identity of its melds (which are never changed, only replaced).
+"""
+
+from __future__ import annotations
+
+from operator import is_
+from typing import NamedTuple
+
+from ..cards import SUIT_BITS
+from ..melds import JOKER_SET, RUN, Meld
+from ..scoring import Points
+
+TABLES_KEPT = 4_000
+"""The most tables whose facts are kept (then they start afresh)."""
+RULE_SETS_KEPT = 8
+"""The most rule sets (by their points) whose caches the bots keep at once (then they start
+afresh): a server may play many."""
+
+
+class TableFacts(NamedTuple):
+    runs: tuple[tuple[int, int, int], ...]
+    """Each run as (suit, lowest position, highest position)."""
+    set_open: dict[int, tuple[int, int]]
+    """Per rank of a set that takes more cards: the faces it takes, and how many more."""
+    joker_room: int
+    """How many more jokers the joker sets take."""
+    joker_set_open: bool
+    """Whether a joker set takes another joker."""
+    any_fits: bool
+    """Whether any meld takes a card."""
+    fit_faces: int
+    """The faces that lay off on a meld other than a joker set."""
+    cards: int
+    """Every card on the table."""
+    lay_reach: int
+    """The faces a hand's lay-offs may take: every face of a run's suit (runs grow in
+    chains), and the faces an open set takes."""
+    laid: dict[Points, dict[int, tuple[int, float]]]
+    """What lays off from a hand, per points and hand (filled by the evaluators)."""
+
+
+_TABLES: dict[tuple[int, ...], tuple[tuple[Meld, ...], TableFacts]] = {}
+
+
+def table_facts(melds: tuple[Meld, ...] | list[Meld]) -> TableFacts:
+    """The facts of the table of ``melds``."""
+    key = tuple(map(id, melds))
+    found = _TABLES.get(key)
+    # the melds are kept with their facts, so their ids are not reused while kept; the
+    # identity check covers a table met again after the cache started afresh
+    if found is not None and all(map(is_, found[0], melds)):
+        return found[1]
+    facts = _work_out(melds)
+    if len(_TABLES) >= TABLES_KEPT:
+        _TABLES.clear()
+    _TABLES[key] = (tuple(melds), facts)
+    return facts
+
+
+def reach_of(meld: Meld) -> int:
+    """The faces lay-offs onto ``meld`` may take (see :attr:`TableFacts.lay_reach`)."""
+    if meld.kind == RUN:
+        return SUIT_BITS << (meld.suit << 4)
+    if meld.kind == JOKER_SET:
+        return 0
+    return meld.fits
+
+
+def _work_out(melds: tuple[Meld, ...] | list[Meld]) -> TableFacts:
+    runs: list[tuple[int, int, int]] = []
+    set_open: dict[int, tuple[int, int]] = {}
+    joker_room = 0
+    joker_set_open = False
+    any_fits = False
+    fit_faces = 0
+    cards = 0
+    lay_reach = 0
+    for meld in melds:
+        for table_card in meld.cards:
+            cards |= 1 << table_card.card
+        if meld.fits:
+            any_fits = True
+            if meld.kind != JOKER_SET:
+                fit_faces |= meld.fits
+        lay_reach |= reach_of(meld)
+        if meld.kind == RUN:
+            runs.append((meld.suit, meld.lo, meld.hi))
+        elif meld.kind == JOKER_SET:
+            joker_room += 4 - len(meld.cards)
+            if meld.fits:
+                joker_set_open = True
+        elif meld.fits:
+            set_open[meld.rank] = (meld.fits, 4 - len(meld.cards))
+    return TableFacts(tuple(runs), set_open, joker_room, joker_set_open, any_fits, fit_faces,
+                      cards, lay_reach, {})

@@ -1,0 +1,204 @@
+"""Pacing at a table: the pause after a deal (people read its sheet; the computer
+players wait until every connected person has said ``continue`` or ``deal_pause_s`` has
+passed) and the turn clock (``turn_s``: a person's turn is played by the stand-in when it
+runs out). What each state carries of them: ``waiting_for``, ``pause_left``, ``clock``.
+
+Every process keeps its own account of a table's pacing from the changes it sees; the
+``continue`` of each seat is stored and announced (:class:`.messages.Ready`), and a
+process that reads a table in mid-pause takes the pause's start (when the deal was
+dealt) and who is ready from the database. A turn's clock starts when this process saw
+the turn begin (processes differ by the time a change takes to reach them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .connections import Connections
+from .live import BOT, PERSON, PLAYING, LiveTable
+from .messages import Ready
+from .talk_store import TalkStore
+
+
+@dataclass(slots=True)
+class _Pace:
+    """One table's pacing as this process knows it."""
+
+    deals: int = -1
+    turn: tuple[int, int, int] | None = None
+    """(deal, turn number in the deal, seat) of the turn in play."""
+    turn_since: float = 0.0
+    pause_deal: int = 0
+    """The finished deal whose sheet people are reading (0: none)."""
+    pause_until: float = 0.0
+    ready: set[int] = field(default_factory=set)
+    released: float | None = None
+    """Since when nobody is waited for (before ``pause_until``): a deal's first turn's
+    clock starts then."""
+    shown: tuple[int, ...] = ()
+    """The ``waiting_for`` the clients heard last."""
+    timer: asyncio.TimerHandle | None = None
+
+
+def turn_key(table: LiveTable) -> tuple[int, int, int]:
+    game = table.game
+    movers = game.deal.movers
+    number = 1 + sum(1 for a, b in itertools.pairwise(movers) if a != b)
+    if movers and movers[-1] != game.turn:
+        number += 1
+    return len(game.deals), number, game.turn
+
+
+class Pacing:
+    """The pacing of every table this process holds."""
+
+    def __init__(self, store: TalkStore, connections: Connections,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.connections = connections
+        self.now = clock
+        self.tables: dict[str, _Pace] = {}
+
+    # -- following the game -----------------------------------------------------------------
+
+    def observe(self, table: LiveTable) -> _Pace:
+        """Bring the table's pacing up to its game (a new deal starts a pause, a new
+        turn its clock)."""
+        pace = self.tables.get(table.id)
+        if pace is None:
+            pace = self.tables[table.id] = _Pace()
+        if table.status != PLAYING:
+            pace.deals = len(table.game.deals)
+            return pace
+        now = self.now()
+        deals = len(table.game.deals)
+        if deals != pace.deals:
+            if pace.deals >= 1 and deals >= 2 and table.spec.deal_pause_s > 0:
+                self._start_pause(table, pace, deals - 1, now + table.spec.deal_pause_s)
+            pace.deals = deals
+        key = turn_key(table)
+        if key != pace.turn:
+            pace.turn, pace.turn_since = key, now
+        return pace
+
+    async def restore(self, table: LiveTable) -> None:
+        """A table read from the database: its pause, if one is under way, as stored."""
+        self.forget(table.id)
+        pace = self.tables[table.id] = _Pace(deals=len(table.game.deals))
+        deals = pace.deals
+        if table.status != PLAYING or deals < 2 or table.spec.deal_pause_s <= 0:
+            return
+        dealt, ready = await self.store.pause_facts(table.id, deals - 1)
+        if dealt is not None and dealt + table.spec.deal_pause_s > self.now():
+            self._start_pause(table, pace, deals - 1, dealt + table.spec.deal_pause_s)
+            pace.ready = ready
+
+    def _start_pause(self, table: LiveTable, pace: _Pace, deal: int, until: float) -> None:
+        pace.pause_deal, pace.pause_until = deal, until
+        pace.ready, pace.released, pace.shown = set(), None, ()
+        if pace.timer is not None:
+            pace.timer.cancel()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        pace.timer = loop.call_later(max(0.0, until - self.now()) + 0.05, self.announce, table)
+
+    def forget(self, table_id: str) -> None:
+        pace = self.tables.pop(table_id, None)
+        if pace is not None and pace.timer is not None:
+            pace.timer.cancel()
+
+    # -- what the pause and the clock say ---------------------------------------------------
+
+    def waiting_for(self, table: LiveTable) -> list[int]:
+        """The connected people not yet ready to go on, while the pause lasts. Someone who
+        connects again (a reload) is waited for again if they have not said continue."""
+        pace = self.observe(table)
+        if (table.status != PLAYING or pace.pause_deal != len(table.game.deals) - 1
+                or pace.pause_deal == 0 or self.now() >= pace.pause_until):
+            return []
+        movers = table.game.deal.movers
+        waiting = [seat.seat for seat in table.seats
+                   if seat.kind == PERSON and table.connected.get(seat.seat, False)
+                   and seat.seat not in pace.ready and seat.seat not in movers]
+        if waiting:
+            pace.released = None
+        elif pace.released is None:
+            pace.released = self.now()
+        return waiting
+
+    def holding(self, table: LiveTable) -> float:
+        """Seconds the deal pause still holds the computer players (0: none)."""
+        if not self.waiting_for(table):
+            return 0.0
+        return max(0.0, self.tables[table.id].pause_until - self.now())
+
+    def clock_left(self, table: LiveTable) -> float | None:
+        """Seconds left of the turn in play, for a person's turn at a table with a turn
+        clock (None: no clock runs). While the deal pause holds, the clock has not started:
+        the pause's seconds left and the whole turn."""
+        if table.spec.turn_s <= 0 or table.status != PLAYING:
+            return None
+        if table.seats[table.game.turn].kind == BOT:
+            return None
+        hold = self.holding(table)
+        now = self.now()
+        if hold > 0:
+            return hold + table.spec.turn_s
+        pace = self.tables[table.id]
+        start = pace.turn_since
+        if pace.pause_deal == len(table.game.deals) - 1 and pace.pause_deal:
+            ended = min(pace.pause_until, pace.released or pace.pause_until)
+            start = max(start, ended)
+        return max(0.0, start + table.spec.turn_s - now)
+
+    def extras(self, table: LiveTable) -> dict[str, Any]:
+        """What the pacing adds to every state of the table."""
+        waiting = self.waiting_for(table)
+        self.tables[table.id].shown = tuple(waiting)
+        hold = self.holding(table)
+        clock = self.clock_left(table)
+        return {"waiting_for": waiting, "pause_left": round(hold, 1) if hold else None,
+                "clock": None if clock is None else round(clock, 1)}
+
+    # -- continue ---------------------------------------------------------------------------
+
+    async def ready(self, table: LiveTable, seat: int, deal: int) -> bool:
+        """``seat`` has read deal ``deal``'s sheet: stored and announced. False when no
+        pause of that deal is under way or the seat had said so already."""
+        pace = self.observe(table)
+        if deal != pace.pause_deal or deal != len(table.game.deals) - 1 or seat in pace.ready:
+            return False
+        if not await self.store.ready(table.id, deal, seat):
+            return False
+        pace.ready.add(seat)
+        self.announce(table)
+        return True
+
+    def heard(self, table: LiveTable, message: Ready) -> None:
+        """Another process stored a seat's ``continue``."""
+        pace = self.observe(table)
+        if message.deal == pace.pause_deal:
+            pace.ready.add(message.seat)
+            self.announce(table)
+
+    def announce(self, table: LiveTable) -> None:
+        """Tell the table's clients here who is waited for, if that changed."""
+        pace = self.tables.get(table.id)
+        if pace is None:
+            return
+        waiting = tuple(self.waiting_for(table))
+        if waiting == pace.shown:
+            return
+        pace.shown = waiting
+        self.connections.broadcast(table.id, {"type": "waiting", "seq": table.seq,
+                                              "deal": pace.pause_deal, **self.extras(table)})
+
+
+__all__ = ["Pacing", "turn_key"]

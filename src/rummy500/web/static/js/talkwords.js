@@ -1,0 +1,71 @@
+// The pure parts of talk, pacing and undo at the table (no page here, so that node tests
+// them): which chat lines are new, how the pause and the clock are said, and whether undo
+// can be offered.
+
+/** @typedef {import('./protocol.js').ChatLine} ChatLine */
+/** @typedef {import('./protocol.js').TableState} TableState */
+
+/**
+ * The lines of `incoming` not shown yet, in order.
+ * @param {readonly ChatLine[]} incoming
+ * @param {ReadonlySet<number>} seen the line numbers shown
+ * @returns {ChatLine[]}
+ */
+export function unseenLines(incoming, seen) {
+  return incoming.filter((line) => typeof line.n === 'number' && !seen.has(line.n));
+}
+
+/**
+ * A chat line as the log says it.
+ * @param {ChatLine} line
+ */
+export function logText(line) {
+  return `${line.name}: ${line.text}`;
+}
+
+/**
+ * Names joined as words: "Ann", "Ann and Bo", "Ann, Bo and Cy".
+ * @param {readonly string[]} names
+ */
+export function andList(names) {
+  if (names.length <= 1) return names.join('');
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/**
+ * What the deal pause says: who it waits for (the viewer as "you") and for how long.
+ * @param {readonly number[]} waiting seats not ready yet
+ * @param {readonly string[]} names each seat's name as shown
+ * @param {number | null} me the viewer's seat
+ * @param {number | null} left seconds left of the pause
+ */
+export function waitingWords(waiting, names, me, left) {
+  if (!waiting.length) return '';
+  const who = waiting.map((seat) => (seat === me ? 'you' : names[seat] || `Seat ${seat + 1}`));
+  const time = left === null || left === undefined ? '' : ` (at most ${Math.ceil(left)} s)`;
+  return `The computer players wait for ${andList(who)} to continue${time}.`;
+}
+
+/**
+ * A clock's seconds as shown: "0:45", "12:05"; never below zero.
+ * @param {number} seconds
+ */
+export function clockText(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+}
+
+/**
+ * Whether the viewer may ask for an undo: seated at a game under way where every other seat
+ * is a computer player, with a move of their own in the deal that is not a draw from the
+ * stock (the server decides; this only says when the button is worth showing).
+ * @param {TableState | null} state
+ * @param {number | null} me
+ */
+export function undoOffered(state, me) {
+  if (!state || me === null || state.over || state.phase === 'waiting') return false;
+  const seats = state.seats || [];
+  if (!seats.length || seats.some((entry, seat) => seat !== me && entry.kind !== 'bot')) return false;
+  const mine = (state.history || []).filter((entry) => entry.seat === me && entry.move !== undefined);
+  return mine.length > 0 && mine[mine.length - 1].move !== 'draw';
+}
