@@ -151,7 +151,7 @@ def public_event(event: Mapping[str, Any] | None) -> dict[str, Any] | None:
     return {key: event[key] for key in ("seat", "move", "deal", "dealer") if key in event}
 
 
-TABLE_FIELDS = ("next", "chat", "waiting_for", "pause_left", "clock")
+TABLE_FIELDS = ("next", "chat", "waiting_for", "pause_left", "clock", "can_undo")
 """What the server adds to a state beyond the engine's view of the seat: the next game,
 the talk and the pacing (docs/protocol.md)."""
 

@@ -85,13 +85,19 @@ def test_undo_against_computer_players(web_server: Server, browser: Any) -> None
     page.wait_for_function("() => document.querySelector('#status.yours')")
     assert page.is_hidden("#undo-button")  # no move of Ann's yet
     for way in ("key", "button"):
-        if ann.legal() and "draw" in ann.legal():
-            ann.play("draw")
-        after_draw = ann.hand()
-        assert page.is_hidden("#undo-button")  # a draw from the stock stands
-        discard = next(move for move in ann.legal() if move.startswith("discard"))
-        ann.play(discard)
-        page.wait_for_function("() => !document.querySelector('#undo-button').hidden")
+        for _ in range(30):  # until the computer player's reply shows none of its cards
+            page.wait_for_function("() => document.querySelector('#status.yours')")
+            if ann.legal() and "draw" in ann.legal():
+                ann.play("draw")
+            after_draw = ann.hand()
+            assert page.is_hidden("#undo-button")  # a draw from the stock stands
+            discard = next(move for move in ann.legal() if move.startswith("discard"))
+            ann.play(discard)
+            page.wait_for_function("() => document.querySelector('#status.yours')")
+            if not page.is_hidden("#undo-button"):
+                break
+        else:
+            raise AssertionError("undo was never offered in 30 turns")
         seq = ann.seq()
         if way == "key":
             page.keyboard.press("u")

@@ -49,7 +49,7 @@ DOWN_S = BACKOFF_MAX_S * 1.5
 OUTAGES = 4
 PACE_S = 0.06
 """Between one connection's moves: under its 20 frames a second."""
-PRIVATE = ("hand", "legal", "seat", "seats")
+PRIVATE = ("hand", "legal", "seat", "seats", "can_undo")
 """State that differs from seat to seat (or, for presence, for a moment)."""
 
 

@@ -79,6 +79,7 @@ async def test_undo_takes_back_a_discard_and_the_replies(lone: ServerProcess) ->
     after_draw, drawn_at, discard = await draw_discard_and_let_the_bots_reply(ann, rng)
     before = ann.seq
 
+    assert ann.state["can_undo"] and not watcher.state.get("can_undo")
     client_id = await send(ann, "undo")
     update = await frame_of(ann, "update")
     answer = await answer_to(ann, client_id)
@@ -93,7 +94,8 @@ async def test_undo_takes_back_a_discard_and_the_replies(lone: ServerProcess) ->
     await watcher.until(before + 1, 10)
     assert watcher.state["pile"] == after_draw["pile"] and "hand" not in watcher.state
 
-    # The draw from the stock stands: a second undo is refused.
+    # The draw from the stock stands: the state says so, and a second undo is refused.
+    assert ann.state["can_undo"] is False
     blocked = await answer_to(ann, await send(ann, "undo"))
     assert (blocked["type"], blocked["code"]) == ("refused", "undo_blocked")
     assert "stock" in blocked["message"]
@@ -209,6 +211,7 @@ async def test_undo_stops_where_a_computer_player_showed_cards(lone: ServerProce
     else:
         raise AssertionError("the computer player never showed a card in 40 turns")
     seq = ann.seq
+    assert ann.state["can_undo"] is False
     blocked = await answer_to(ann, await send(ann, "undo"))
     assert (blocked["type"], blocked["code"]) == ("refused", "undo_blocked")
     assert "shown cards" in blocked["message"] and shown[0] in blocked["message"]

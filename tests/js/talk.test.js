@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import {
-  andList, clockText, logText, undoOffered, unseenLines, waitingWords,
+  andList, clockText, logText, unseenLines, waitingWords,
 } from '../../src/rummy500/web/static/js/talkwords.js';
 
 const line = (n, seat = 0, text = `line ${n}`) => ({ n, seat, name: `P${seat}`, text, at: '' });
@@ -33,16 +33,3 @@ test('the clock shows minutes and seconds, never below zero', () => {
   assert.equal(clockText(-3), '0:00');
 });
 
-test('undo is offered against computer players after a move that is not a stock draw', () => {
-  const seats = [{ kind: 'person' }, { kind: 'bot' }];
-  const state = (history, extra = {}) => ({ seats, history, phase: 'play', over: false, ...extra });
-  const drew = [{ text: '', deal: 1 }, { text: '', seat: 0, move: 'draw' }];
-  const discarded = [...drew, { text: '', seat: 0, move: 'discard 7h' }, { text: '', seat: 1, move: 'draw' }];
-  assert.equal(undoOffered(state(discarded), 0), true);
-  assert.equal(undoOffered(state(drew), 0), false);
-  assert.equal(undoOffered(state([{ text: '', deal: 2 }]), 0), false);
-  assert.equal(undoOffered(state(discarded), null), false);
-  assert.equal(undoOffered(state(discarded, { over: true }), 0), false);
-  assert.equal(undoOffered({ ...state(discarded), seats: [{ kind: 'person' }, { kind: 'person' }] }, 0), false);
-  assert.equal(undoOffered(null, 0), false);
-});

@@ -25,6 +25,7 @@ from ..session.seat_state import PublicTable, SeatInfo
 from ..session.settings import bot_seat_names
 from ..session.state import build_state, deal_event, move_event, public_table
 from ..session.table_words import TableWords
+from ..session.undo_rule import moves_to_take_back
 from .thinking import Question
 
 PERSON = "person"
@@ -249,8 +250,21 @@ class LiveTable:
             public=self.shared_json, history=[], deals=[])
         del state["history"], state["deals"]
         state["next"] = self.next_table
+        if seat is not None:
+            state["can_undo"] = self.can_undo(seat)
         return (json.dumps(state)[:-1] + ', "history": ' + self.words.history_text(seat)
                 + ', "deals": ' + self.words.sheets_text(seat) + "}")
+
+    def can_undo(self, seat: int) -> bool:
+        """Whether ``seat`` may take its last move back now (:mod:`..session.undo_rule`):
+        the only person at a table of computer players, in a game under way."""
+        people = [entry.seat for entry in self.seats if entry.kind == PERSON]
+        if people != [seat] or self.status != PLAYING:
+            return False
+        deal = self.game.deal
+        taken = moves_to_take_back(list(zip(deal.movers, deal.moves, strict=True)), seat,
+                                   self.words.names)
+        return not isinstance(taken, str)
 
     def event_for(self, reader: int | None) -> dict[str, Any]:
         """The last change as ``reader`` is told it (the ``event`` of an update)."""

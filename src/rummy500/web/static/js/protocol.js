@@ -81,6 +81,7 @@
  * @property {HistoryEntry[]} [history]
  * @property {SeatEntry[]} [seats]
  * @property {string | null} [next] the next game's table
+ * @property {boolean} [can_undo] this seat may take its last move back now (a table against computer players)
  * @property {ChatLine[]} [chat] the table's last lines (in a welcome's state only)
  * @property {number[]} [waiting_for] the people the deal pause waits for
  * @property {number | null} [pause_left] seconds left of the deal pause

@@ -56,16 +56,11 @@ export function clockText(seconds) {
 }
 
 /**
- * Whether the viewer may ask for an undo: seated at a game under way where every other seat
- * is a computer player, with a move of their own in the deal that is not a draw from the
- * stock (the server decides; this only says when the button is worth showing).
+ * Whether the viewer may ask for an undo now, as the server's state says (`can_undo`: the
+ * rule is the server's).
  * @param {TableState | null} state
  * @param {number | null} me
  */
 export function undoOffered(state, me) {
-  if (!state || me === null || state.over || state.phase === 'waiting') return false;
-  const seats = state.seats || [];
-  if (!seats.length || seats.some((entry, seat) => seat !== me && entry.kind !== 'bot')) return false;
-  const mine = (state.history || []).filter((entry) => entry.seat === me && entry.move !== undefined);
-  return mine.length > 0 && mine[mine.length - 1].move !== 'draw';
+  return Boolean(state && me !== null && state.can_undo);
 }
