@@ -30,7 +30,7 @@ SEED = 21
 def start_server(database: Path) -> tuple[subprocess.Popen[str], str]:
     process = subprocess.Popen(
         [sys.executable, "-m", "rummy500", "serve", "--port", "0", "--database",
-         f"sqlite:///{database}", "--pace", "0.05"],
+         f"sqlite:///{database}", "--pace", "0.05", "--allow-seeds"],
         stdout=subprocess.PIPE, text=True)
     assert process.stdout is not None
     for line in process.stdout:
@@ -88,6 +88,9 @@ def main() -> int:
                 page.click("#create")
                 page.wait_for_selector("#game:not([hidden])")
                 play_by_hints(page, melds_wanted=4)
+                page.fill("#chat-input", "Good luck, partners!")
+                page.press("#chat-input", "Enter")
+                page.wait_for_selector("#chat-lines li")
                 # Ann takes a look at a pair she might meld.
                 page.locator("#hand button.card").nth(0).click()
                 page.locator("#hand button.card").nth(1).click()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,14 +58,20 @@ async def test_lines_reach_every_client_on_every_process_and_stay(
         await connection.close()
 
 
-async def test_a_restarted_server_still_has_the_lines(servers: Servers, sqlite_url: str) -> None:
+async def one_line_then_stop(servers: Servers, sqlite_url: str, text: str) -> dict[str, Any]:
+    """A table where Ann says ``text``, on a server then stopped: the table made."""
     first = servers.start(sqlite_url)
-    made = await first.api.create_table(seat_body("person", "expert", seed=4))
+    made: dict[str, Any] = await first.api.create_table(seat_body("person", "expert", seed=4))
     ann = await TableConnection.open(first.base, made["table"], made["token"])
-    await send(ann, "chat", text="see you later")
+    await send(ann, "chat", text=text)
     await frame_of(ann, "chat")
     await ann.close()
     first.stop()
+    return made
+
+
+async def test_a_restarted_server_still_has_the_lines(servers: Servers, sqlite_url: str) -> None:
+    made = await one_line_then_stop(servers, sqlite_url, "see you later")
     again = servers.start(sqlite_url)
     back = await TableConnection.open(again.base, made["table"], made["token"])
     assert [line["text"] for line in back.state["chat"]] == ["see you later"]
@@ -145,13 +152,7 @@ async def test_every_reaction_of_the_documented_list_is_taken(lone: ServerProces
 
 
 async def test_the_lines_go_with_their_table(servers: Servers, sqlite_url: str) -> None:
-    first = servers.start(sqlite_url)
-    made = await first.api.create_table(seat_body("person", "expert", seed=4))
-    ann = await TableConnection.open(first.base, made["table"], made["token"])
-    await send(ann, "chat", text="bye")
-    await frame_of(ann, "chat")
-    await ann.close()
-    first.stop()
+    made = await one_line_then_stop(servers, sqlite_url, "bye")
     path = sqlite_url.removeprefix("sqlite:///")
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT count(*) FROM chat").fetchone() == (1,)

@@ -116,18 +116,27 @@ async def test_the_pause_passes_by_itself(lone: ServerProcess) -> None:
     await ann.close()
 
 
-async def test_everyone_continues_across_processes(servers: Servers, database_url: str) -> None:
-    a, b = processes(servers, database_url)
-    made = await table_where_a_bot_starts_deal_2(a, ("person", "person", "simple"),
-                                                 deal_pause_s=60)
-    taken = await b.api.take_seat(made["table"], 1, "Bo")
-    ann = await TableConnection.open(a.base, made["table"], made["token"])
-    bo = await TableConnection.open(b.base, made["table"], taken["token"])
-    rng = random.Random(3)
+async def ann_and_bo_at_deal_2(ann_server: ServerProcess, bo_server: ServerProcess,
+                               made: dict[str, Any], seed: int,
+                               ) -> tuple[TableConnection, TableConnection, str]:
+    """Bo takes seat 1 through ``bo_server``, Ann sits through ``ann_server``, and both play
+    until deal 2 is dealt and both have heard all of it; Ann, Bo and Bo's token."""
+    taken = await bo_server.api.take_seat(made["table"], 1, "Bo")
+    ann = await TableConnection.open(ann_server.base, made["table"], made["token"])
+    bo = await TableConnection.open(bo_server.base, made["table"], taken["token"])
+    rng = random.Random(seed)
     await asyncio.gather(play_until_deal(ann, 2, random.Random(rng.random())),
                          play_until_deal(bo, 2, random.Random(rng.random())))
     await bo.until(ann.seq, 30)
     await ann.until(bo.seq, 30)
+    return ann, bo, taken["token"]
+
+
+async def test_everyone_continues_across_processes(servers: Servers, database_url: str) -> None:
+    a, b = processes(servers, database_url)
+    made = await table_where_a_bot_starts_deal_2(a, ("person", "person", "simple"),
+                                                 deal_pause_s=60)
+    ann, bo, _token = await ann_and_bo_at_deal_2(a, b, made, 3)
     assert ann.state["turn"] == 2
     assert ann.state["waiting_for"] == bo.state["waiting_for"] == [0, 1]
     seq = ann.seq
@@ -183,14 +192,7 @@ async def test_the_clock_of_a_deals_first_turn_starts_after_the_pause(
         lone: ServerProcess) -> None:
     made = await table_where_a_bot_starts_deal_2(lone, ("person", "person", "simple"),
                                                  bot=False, deal_pause_s=60, turn_s=5)
-    taken = await lone.api.take_seat(made["table"], 1, "Bo")
-    ann = await TableConnection.open(lone.base, made["table"], made["token"])
-    bo = await TableConnection.open(lone.base, made["table"], taken["token"])
-    rng = random.Random(4)
-    await asyncio.gather(play_until_deal(ann, 2, random.Random(rng.random())),
-                         play_until_deal(bo, 2, random.Random(rng.random())))
-    await ann.until(bo.seq, 30)
-    await bo.until(ann.seq, 30)
+    ann, bo, token = await ann_and_bo_at_deal_2(lone, lone, made, 4)
     first = ann.state["turn"]
     assert first in (0, 1) and ann.state["waiting_for"] == [0, 1]
     # While the pause holds, the clock has not started: the pause's time and a whole turn.
@@ -200,7 +202,7 @@ async def test_the_clock_of_a_deals_first_turn_starts_after_the_pause(
     # Someone who leaves is not waited for; back, they are waited for again.
     await bo.close()
     assert (await frame_of(ann, "waiting"))["waiting_for"] == [0]
-    bo = await TableConnection.open(lone.base, made["table"], taken["token"])
+    bo = await TableConnection.open(lone.base, made["table"], token)
     assert bo.state["waiting_for"] == [0, 1]
     assert (await frame_of(ann, "waiting"))["waiting_for"] == [0, 1]
 

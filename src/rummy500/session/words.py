@@ -24,8 +24,9 @@ def side_seats(rules: Rules, players: int, side: int) -> list[int]:
 
 
 def side_label(rules: Rules, names: Sequence[str], side: int) -> str:
-    """A side's name: a player's name, or ``You & Expert 2`` in a partnership."""
-    return " & ".join(names[seat] for seat in side_seats(rules, len(names), side))
+    """A side's name: a player's name, or ``You & Expert 2`` in a partnership ("You" first)."""
+    members = [names[seat] for seat in side_seats(rules, len(names), side)]
+    return " & ".join(sorted(members, key=lambda name: name != YOU))
 
 
 def ending_words(deal: Deal, result: DealResult, names: Sequence[str]) -> str:
