@@ -203,12 +203,20 @@ def move_text(who: str, seat: int, move: Move, seen: Before, deal: Deal, *,
     return text
 
 
+def restocked(seen: Before, deal: Deal) -> str | None:
+    """What a move that emptied the stock did to it (``deal`` after the move), or None."""
+    if deal.restocks == seen.restocks:
+        return None
+    return (f"The stock is empty: the pile but its top card is shuffled into a new stock of "
+            f"{plural(len(deal.stock), 'card')}")
+
+
 def narrate_move(seen: Before, deal: Deal, move: Move) -> list[str]:
     """The lines telling ``move``, made by the player to move in ``seen``; ``deal`` is after it."""
     lines = [move_text(seat_name(seen.turn), seen.turn, move, seen, deal, spectator=True)]
-    if deal.restocks > seen.restocks:
-        lines.append(f"The stock is empty: the pile but its top card is shuffled into a new "
-                     f"stock of {plural(len(deal.stock), 'card')}.")
+    restock = restocked(seen, deal)
+    if restock is not None:
+        lines.append(restock + ".")
     return lines
 
 
@@ -354,6 +362,7 @@ __all__ = [
     "narrate_deal",
     "narrate_game",
     "narrate_move",
+    "restocked",
     "seat_name",
     "side_name",
     "status_line",

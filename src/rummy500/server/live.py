@@ -247,8 +247,7 @@ class LiveTable:
             self.shared, self.shared_seq = public_table(self.game), self.seq
             self.shared_json = self.shared.to_json()
         state = build_state(self.game, seat, self.seat_infos(), self.words, self.shared).to_json(
-            public=self.shared_json, history=[], deals=[])
-        del state["history"], state["deals"]
+            public=self.shared_json, words=False)
         state["next"] = self.next_table
         if seat is not None:
             state["can_undo"] = self.can_undo(seat)

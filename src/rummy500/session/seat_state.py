@@ -300,19 +300,19 @@ class SeatState:
         return self.legal is not None
 
     def to_json(self, *, public: Mapping[str, Any] | None = None,
-                history: list[dict[str, Any]] | None = None,
-                deals: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-        """The protocol's JSON. ``public``, ``history``, ``deals``: those parts already
-        written (by a server that writes them once for many states)."""
+                words: bool = True) -> dict[str, Any]:
+        """The protocol's JSON. ``public``: that part already written; ``words=False``:
+        without ``history`` and ``deals`` (for a server that writes them once for many
+        states and adds them itself)."""
         state: dict[str, Any] = {
             "players": self.players, "seat": self.seat, "dealer": self.dealer,
             "turn": self.turn, "phase": self.phase, "deal": self.deal}
         if self.hand is not None:
             state["hand"] = list(self.hand)
         state.update(self.public.to_json() if public is None else public)
-        state["history"] = ([entry.to_json() for entry in self.history] if history is None
-                            else history)
-        state["deals"] = [sheet.to_json() for sheet in self.deals] if deals is None else deals
+        if words:
+            state["history"] = [entry.to_json() for entry in self.history]
+            state["deals"] = [sheet.to_json() for sheet in self.deals]
         state["over"], state["winner"] = self.over, self.winner
         state["seats"] = [info.to_json() for info in self.seats]
         if self.legal is not None:

@@ -20,6 +20,7 @@ from ..deal import Deal
 from ..game import Game
 from ..melds import RUN, Meld
 from ..narrate import YOU
+from ..results import score_lines
 from ..scoring import Points, points_for
 from .seat_state import DealSheet, SheetLine
 from .words import ending_words, side_label, standing_words
@@ -62,33 +63,21 @@ def sheet_lines(game: Game, deal: Deal, index: int, names: Sequence[str]) -> lis
     for meld in deal.melds:
         seat, extra = doubled_points(meld, points)
         doubled[seat] += extra
+    words = {"on_table": "on the table", "in_hand": "in hand", "going_out": "going out"}
     lines: list[SheetLine] = []
-    for seat in range(players):
-        side, who = rules.side_of(seat), names[seat]
-        lines.append(SheetLine(seat, side, "on_table", result.melded[seat] - doubled[seat],
-                               f"{who}: on the table"))
-        if doubled[seat]:
-            lines.append(SheetLine(seat, side, "doubled", doubled[seat],
+    for line in score_lines(rules, points, result.melded, result.in_hand, result.went_out):
+        who = names[line.seat]
+        if line.what == "hands_won":
+            text = f"{who}: hand added to {side_label(rules, names, line.side)}"
+        else:
+            text = f"{who}: {words[line.what]}"
+        if line.what == "on_table" and doubled[line.seat]:
+            lines.append(SheetLine(line.seat, line.side, "on_table",
+                                   line.points - doubled[line.seat], text))
+            lines.append(SheetLine(line.seat, line.side, "doubled", doubled[line.seat],
                                    f"{who}: melds of four counted double"))
-        if not rules.add_hand_to_winner:
-            lines.append(SheetLine(seat, side, "in_hand", -result.in_hand[seat],
-                                   f"{who}: in hand"))
-    if rules.add_hand_to_winner:
-        sides = rules.sides(players)
-        for seat in range(players):
-            if result.went_out is not None:
-                gainer = rules.side_of(result.went_out)
-            elif sides == 2:
-                gainer = 1 - rules.side_of(seat)
-            else:
-                continue
-            if rules.side_of(seat) != gainer:
-                lines.append(SheetLine(seat, gainer, "hands_won", result.in_hand[seat],
-                                       f"{names[seat]}: hand added to "
-                                       f"{side_label(rules, names, gainer)}"))
-    if result.went_out is not None and points.going_out_bonus:
-        lines.append(SheetLine(result.went_out, rules.side_of(result.went_out), "going_out",
-                               points.going_out_bonus, f"{names[result.went_out]}: going out"))
+        else:
+            lines.append(SheetLine(line.seat, line.side, line.what, line.points, text))
     last = game.finished and index == len(game.results) - 1
     if last and game.winner is not None and points.final_bonus:
         lines.append(SheetLine(None, game.winner, "game_bonus", points.final_bonus,

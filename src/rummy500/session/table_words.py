@@ -26,7 +26,7 @@ from ..cards import face_of, face_str, iter_bits
 from ..deal import Deal
 from ..game import Game
 from ..moves import DRAW, Move, parse_move
-from ..narrate import YOU, Before, before, fresh_deal, move_text, plural
+from ..narrate import YOU, Before, before, fresh_deal, move_text, restocked
 from .seat_state import DealSheet, HistoryEntry
 from .sheets import deal_sheet
 
@@ -57,8 +57,8 @@ class TableWords:
         self._said: list[_Said] = []
         self._history: dict[int | None, list[HistoryEntry]] = {}
         self._sheets: dict[int | None, list[DealSheet]] = {}
-        self._history_json: dict[int | None, list[str]] = {}
-        self._sheets_json: dict[int | None, list[str]] = {}
+        self._history_texts: dict[int | None, list[str]] = {}
+        self._sheets_texts: dict[int | None, list[str]] = {}
 
     @classmethod
     def of_game(cls, game: Game, names: Sequence[str]) -> TableWords:
@@ -80,8 +80,8 @@ class TableWords:
             self.names = list(names)
             self._history.clear()
             self._sheets.clear()
-            self._history_json.clear()
-            self._sheets_json.clear()
+            self._history_texts.clear()
+            self._sheets_texts.clear()
 
     # -- as the table plays -------------------------------------------------------------------
 
@@ -89,7 +89,7 @@ class TableWords:
         """The game has just dealt a new deal: its history starts."""
         self._said = [self._dealt()]
         self._history.clear()
-        self._history_json.clear()
+        self._history_texts.clear()
 
     def _dealt(self) -> _Said:
         number, dealer = len(self.game.deals), self.game.deal.dealer
@@ -119,10 +119,9 @@ class TableWords:
             drawn = face_str(face_of(new[0])) if new else None
         else:
             mine = move_text(YOU, seat, move, seen, deal, spectator=False)
-        if deal.restocks > seen.restocks:
-            note = (f". The stock is empty: the pile but its top card is shuffled into a new "
-                    f"stock of {plural(len(deal.stock), 'card')}")
-            third, mine = third + note, mine + note
+        restock = restocked(seen, deal)
+        if restock is not None:
+            third, mine = f"{third}. {restock}", f"{mine}. {restock}"
         self._said.append(_Said(seat, str(move), third, mine, drawn))
 
     # -- for one reader -------------------------------------------------------------------------
@@ -146,14 +145,14 @@ class TableWords:
         """:meth:`history` as the text of the protocol's JSON list, each entry written once
         (a server sends it in every state of every change)."""
         told = self.history(reader)
-        written = self._history_json.setdefault(reader, [])
+        written = self._history_texts.setdefault(reader, [])
         written.extend(json.dumps(entry.to_json()) for entry in told[len(written):])
         return "[" + ", ".join(written) + "]"
 
     def sheets_text(self, reader: int | None) -> str:
         """:meth:`sheets` as the text of the protocol's JSON list, each sheet written once."""
         made = self.sheets(reader)
-        written = self._sheets_json.setdefault(reader, [])
+        written = self._sheets_texts.setdefault(reader, [])
         written.extend(json.dumps(sheet.to_json()) for sheet in made[len(written):])
         return "[" + ", ".join(written) + "]"
 

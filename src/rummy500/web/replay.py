@@ -27,7 +27,7 @@ from ..deal import Deal
 from ..errors import BadInputError
 from ..game import Game
 from ..melds import Meld
-from ..narrate import before, card_text, fresh_deal, move_text
+from ..narrate import before, card_text, fresh_deal, move_text, restocked
 from ..record import RecordFormatError, ReplayError, replay
 from ..server.security import BadName, clean_name
 from ..session.seat_state import DealSheet
@@ -236,9 +236,9 @@ def _deal_text(game: Game, seat_names: Sequence[str], index: int, totals_before:
         seat = deal.turn
         deal.play(move, check=False)
         text = move_text(seat_names[seat], seat, move, seen, deal, spectator=True)
-        if deal.restocks > seen.restocks:
-            text += (f". The stock is empty: the pile but its top card is shuffled into a "
-                     f"new stock of {len(deal.stock)} cards")
+        restock = restocked(seen, deal)
+        if restock is not None:
+            text += ". " + restock
         steps.append(writer.add(_dumps({"seat": seat, "move": str(move), "text": text,
                                         **position_json(deal)})))
     # Each sheet says only what was known when its deal ended: the game's result is on the
