@@ -6,9 +6,12 @@ pages' strict Content-Security-Policy, with no inline script or style anywhere."
 from __future__ import annotations
 
 import re
+import urllib.error
 import urllib.request
 from html.parser import HTMLParser
 from typing import Any
+
+import pytest
 
 from browserkit import PHONE, Seat, Server, create_in_lobby, join_by_link, new_page
 
@@ -123,6 +126,32 @@ def test_pages_have_a_strict_content_security_policy(web_server: Server) -> None
         parser = _Inline()
         parser.feed(body)
         assert parser.found == [], (path, parser.found)
+
+
+def test_page_files_revalidate_and_serve_only_their_own(web_server: Server) -> None:
+    """The modules come from memory with the hash of their content as their tag: a browser
+    that has the same copy gets a 304, one whose copy is older gets the file; nothing
+    outside static/ (nor a file that is not there) is ever served."""
+    path = "/static/js/table.js"
+    with urllib.request.urlopen(web_server.url + path) as response:
+        tag, body = response.headers["ETag"], response.read()
+        assert response.headers["Cache-Control"] == "no-cache"
+        assert response.headers["Content-Type"].startswith("text/javascript")
+    assert body.startswith(b"// The table page") and tag.startswith('"')
+    same = urllib.request.Request(web_server.url + path, headers={"If-None-Match": tag})
+    with pytest.raises(urllib.error.HTTPError) as not_modified:
+        urllib.request.urlopen(same)
+    assert not_modified.value.code == 304
+    assert not_modified.value.headers["ETag"] == tag
+    older = urllib.request.Request(web_server.url + path, headers={"If-None-Match": '"older"'})
+    with urllib.request.urlopen(older) as response:
+        assert response.status == 200 and response.read() == body
+    for outside in ("/static/../pages.py", "/static/%2e%2e/pages.py", "/static/js/nothing.js",
+                    "/static/js/..%2f..%2fpages.py", "/static/"):
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            urllib.request.urlopen(web_server.url + outside)
+        assert missing.value.code == 404, outside
+        assert missing.value.headers["Content-Security-Policy"], outside
 
 
 def test_the_lobby_fits_a_phone(web_server: Server, browser: Any) -> None:

@@ -54,6 +54,8 @@ def test_partnership_table_with_two_people_and_two_computers(web_server: Server,
 
 
 def fits_phone(page: Any) -> None:
+    # The page at rest: a card on its way (dealt, drawn) is scaled and moved by its animation.
+    page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the page is {width}px wide on a {PHONE['width']}px screen"
     for selector in ("#hand button.card", "#actions button", "#pile .card", "#players .player"):

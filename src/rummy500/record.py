@@ -50,6 +50,8 @@ def dumps(game: Game) -> str:
 
 # -- reading ----------------------------------------------------------------------------------
 
+_NOT_A_RECORD = "a record is a JSON object with rules, players and rounds"
+
 
 def cards_from_faces(faces: Sequence[str], rules: Rules, players: int) -> list[int]:
     """Physical cards for a pack order written as faces (repeats take the next copy)."""
@@ -91,12 +93,9 @@ def _check_pack(cards: list[int], rules: Rules, players: int, where: str) -> Non
 def load(text: str | bytes) -> dict[str, Any]:
     """The record in the JSON ``text`` (refused when too large or not a record's JSON)."""
     try:
-        data = safejson.loads(text, what="the record")
+        return safejson.loads_object(text, what="the record", not_object=_NOT_A_RECORD)
     except BadInputError as error:
         raise RecordFormatError(str(error)) from None
-    if not isinstance(data, dict):
-        raise RecordFormatError("a record is a JSON object with rules, players and rounds")
-    return data
 
 
 def read(path: str | Path) -> dict[str, Any]:
@@ -115,7 +114,7 @@ def replay(data: Mapping[str, Any]) -> Game:
     :class:`ReplayError` at its first illegal move.
     """
     if not isinstance(data, Mapping):
-        raise RecordFormatError("a record is a JSON object with rules, players and rounds")
+        raise RecordFormatError(_NOT_A_RECORD)
     try:
         rules = rules_from_record(data.get("rules", {"preset": "classic"}))
     except RulesError as error:

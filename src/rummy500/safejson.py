@@ -72,6 +72,15 @@ def loads(
         raise BadInputError(f"{what} is nested too deep") from None
 
 
+def loads_object(text: str | bytes, *, what: str, not_object: str) -> dict[str, Any]:
+    """The JSON object in ``text`` (see :func:`loads`); any other value is refused with
+    ``not_object``."""
+    data = loads(text, what=what)
+    if not isinstance(data, dict):
+        raise BadInputError(not_object)
+    return data
+
+
 def read(path: str | Path, *, what: str | None = None, max_bytes: int = MAX_BYTES) -> Any:
     """The JSON value in the file ``path``; see :func:`loads`."""
     return loads(read_bytes(path, what=what, max_bytes=max_bytes),
@@ -146,5 +155,5 @@ def _constant(text: str) -> NoReturn:
     raise _NumberError(f"{text}, which is not a number")
 
 
-__all__ = ["MAX_BYTES", "MAX_DEPTH", "MAX_NUMBER_LENGTH", "decode", "loads", "read",
-           "read_bytes"]
+__all__ = ["MAX_BYTES", "MAX_DEPTH", "MAX_NUMBER_LENGTH", "decode", "loads", "loads_object",
+           "read", "read_bytes"]

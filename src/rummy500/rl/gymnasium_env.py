@@ -29,9 +29,9 @@ from ..bots import Bot, make_bot
 from ..bots.playout import Played, play_out
 from ..errors import SettingsError
 from ..game import Game
-from ..rules import make_rules
-from .actions import Mask, action_space
-from .observation import Observation, observation_encoder
+from .actions import Mask
+from .game_spaces import game_spaces
+from .observation import Observation
 from .rewards import TRUNCATE_DEALS, check_reward_kind, step_rewards
 
 
@@ -53,8 +53,7 @@ class Rummy500Env(gymnasium.Env[Observation, np.int64]):
         render_mode: str | None = None,
         truncate_deals: int | None = TRUNCATE_DEALS,
     ) -> None:
-        rules = make_rules(preset, **(options or {}))
-        rules.check_players(players)
+        self.rules, self.actions, self.encoder = game_spaces(preset, options, players)
         if not 0 <= seat < players:
             raise SettingsError(f"seat must be from 0 to {players - 1}")
         names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
@@ -64,7 +63,6 @@ class Rummy500Env(gymnasium.Env[Observation, np.int64]):
             make_bot(name, 0)  # refuse an unknown name now
         if render_mode is not None and render_mode not in ("human", "ansi"):
             raise SettingsError("render_mode must be 'human' or 'ansi'")
-        self.rules = rules
         self.players = players
         self.seat = seat
         self.opponent_names = names
@@ -73,8 +71,6 @@ class Rummy500Env(gymnasium.Env[Observation, np.int64]):
         self.time_budget = time_budget
         self.truncate_deals = truncate_deals
         self.render_mode = render_mode
-        self.actions = action_space(rules, players)
-        self.encoder = observation_encoder(rules, players)
         self.observation_space = spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32)
         self.action_space = spaces.Discrete(self.actions.size)
         self.game: Game | None = None

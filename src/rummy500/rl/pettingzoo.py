@@ -33,10 +33,9 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from ..game import Game
 from ..moves import Move
-from ..rules import make_rules
 from ..view import PlayerView
-from .actions import Mask, action_space
-from .observation import observation_encoder
+from .actions import Mask
+from .game_spaces import game_spaces
 from .rewards import TRUNCATE_DEALS, check_reward_kind, step_rewards
 
 ObsDict = dict[str, np.ndarray[Any, Any]]
@@ -70,18 +69,14 @@ class Rummy500AECEnv(AECEnv):  # type: ignore[misc]
         truncate_deals: int | None = TRUNCATE_DEALS,
     ) -> None:
         super().__init__()
-        rules = make_rules(preset, **(options or {}))
-        rules.check_players(players)
+        self.rules, self.actions, self.encoder = game_spaces(preset, options, players)
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise SettingsError(f"render_mode must be one of {', '.join(RENDER_MODES)}")
-        self.rules = rules
         self.players = players
         self.reward_kind = check_reward_kind(reward)
         self.illegal_reward = illegal_reward
         self.truncate_deals = truncate_deals
         self.render_mode = render_mode
-        self.actions = action_space(rules, players)
-        self.encoder = observation_encoder(rules, players)
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.observation_spaces = {
@@ -228,21 +223,12 @@ raw_env = Rummy500AECEnv
 """The AEC environment without wrappers (PettingZoo's name for it)."""
 
 
-def env(
-    players: int = 2,
-    preset: str = "classic",
-    options: dict[str, Any] | None = None,
-    reward: str = "both",
-    render_mode: str | None = None,
-    truncate_deals: int | None = TRUNCATE_DEALS,
-) -> Any:
-    """The AEC environment behind PettingZoo's ``OrderEnforcingWrapper``.
+def env(**settings: Any) -> Any:
+    """The AEC environment (:func:`raw_env` with ``settings``, by name) behind
+    PettingZoo's ``OrderEnforcingWrapper``.
 
     An illegal action ends the game with -1 for the seat that played it, as
     ``TerminateIllegalWrapper`` would (built in, which is faster); an action
     outside the space raises ValueError.
     """
-    return wrappers.OrderEnforcingWrapper(
-        raw_env(players, preset, options, reward, render_mode, illegal_reward=-1.0,
-                truncate_deals=truncate_deals)
-    )
+    return wrappers.OrderEnforcingWrapper(raw_env(illegal_reward=-1.0, **settings))

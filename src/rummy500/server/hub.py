@@ -26,7 +26,7 @@ from .driver import Driver
 from .guard import unreachable_database
 from .live import LiveTable
 from .master import UNAVAILABLE, Master
-from .messages import AskPresence, Changed, Message, NextTable, Present, Ready, Said, SeatsChanged
+from .messages import AskPresence, Message, NextTable, Present, Ready, Said
 from .pacing import Pacing
 from .presence import Presence
 from .security import valid_token
@@ -263,9 +263,9 @@ class Hub:
             if table_id in self.master.behind:
                 await self.master.resync(table_id)
             return
-        if isinstance(message, SeatsChanged):
+        if message.seats:
             await self.master.resync(table_id)
-        elif isinstance(message, Changed) and message.seq > table.seq:
+        elif message.seq > table.seq:
             async with self.master.lock(table_id):
                 if self.master.live.get(table_id) is table:
                     await self.master.catch_up(table)

@@ -2,7 +2,7 @@
 typed messages, one encoder and one decoder.
 
 >>> decode(encode(Changed("abc", 7)))
-Changed(table='abc', seq=7)
+Changed(table='abc', seq=7, seats=False)
 >>> decode('{"t": "abc", "k": "present", "p": "p1", "s": 1, "n": 2}')
 Present(table='abc', process='p1', seat=1, count=2)
 >>> decode('{"t": "abc", "k": "nonsense"}') is None
@@ -24,18 +24,12 @@ PAYLOAD_LIMIT = 1000
 
 @dataclass(frozen=True, slots=True)
 class Changed:
-    """The table's changes up to ``seq`` are stored: read them."""
+    """The table's changes up to ``seq`` are stored: read them. With ``seats``, someone
+    took a seat or a kept one was let go (the table may have started): read it all again."""
 
     table: str
     seq: int
-
-
-@dataclass(frozen=True, slots=True)
-class SeatsChanged:
-    """Someone took a seat (the table may have started: its changes up to ``seq``)."""
-
-    table: str
-    seq: int
+    seats: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,16 +79,15 @@ class Ready:
     seat: int
 
 
-Message = Changed | SeatsChanged | AskPresence | Present | NextTable | Said | Ready
+Message = Changed | AskPresence | Present | NextTable | Said | Ready
 
-_KINDS: dict[type[Any], str] = {Changed: "changed", SeatsChanged: "seats", AskPresence: "ask",
-                                Present: "present", NextTable: "next", Said: "said",
-                                Ready: "ready"}
+_KINDS: dict[type[Any], str] = {Changed: "changed", AskPresence: "ask", Present: "present",
+                                NextTable: "next", Said: "said", Ready: "ready"}
 LINE_FIELDS = {"n": int, "seat": int, "name": str, "text": str, "at": str, "react": str}
 
 
 def encode(message: Message) -> str:
-    if isinstance(message, Changed | SeatsChanged):
+    if isinstance(message, Changed):
         body: dict[str, Any] = {"seq": message.seq}
     elif isinstance(message, AskPresence):
         body = {"p": message.process}
@@ -106,9 +99,9 @@ def encode(message: Message) -> str:
         body = {"deal": message.deal, "s": message.seat}
     else:
         body = {"next": message.next}
+    kind = "seats" if isinstance(message, Changed) and message.seats else _KINDS[type(message)]
     # Not escaped to ASCII: a chat line of 200 emoji stays within PAYLOAD_LIMIT characters.
-    return json.dumps({"t": message.table, "k": _KINDS[type(message)], **body},
-                      ensure_ascii=False)
+    return json.dumps({"t": message.table, "k": kind, **body}, ensure_ascii=False)
 
 
 def _int(value: Any) -> int | None:
@@ -127,10 +120,8 @@ def decode(payload: str) -> Message | None:
         return None
     table, kind = data["t"], data.get("k")
     seq, process = _int(data.get("seq")), data.get("p")
-    if kind == "changed" and seq is not None:
-        return Changed(table, seq)
-    if kind == "seats" and seq is not None:
-        return SeatsChanged(table, seq)
+    if kind in ("changed", "seats") and seq is not None:
+        return Changed(table, seq, seats=kind == "seats")
     if kind == "ask" and isinstance(process, str):
         return AskPresence(table, process)
     if kind == "present" and isinstance(process, str):
@@ -161,4 +152,4 @@ def _said(table: str, process: str, line: Any) -> Said | None:
 
 
 __all__ = ["NOTIFY_CHANNEL", "AskPresence", "Changed", "Message", "NextTable", "Present",
-           "Ready", "Said", "SeatsChanged", "decode", "encode"]
+           "Ready", "Said", "decode", "encode"]

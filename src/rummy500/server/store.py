@@ -41,7 +41,7 @@ from .database import (
     tables,
 )
 from .live import BOT, OVER, PLAYING, WAITING, Change, Seat, Spec
-from .messages import NOTIFY_CHANNEL, Changed, Message, NextTable, SeatsChanged, encode
+from .messages import NOTIFY_CHANNEL, Changed, Message, NextTable, encode
 
 log = logging.getLogger("rummy500.server")
 
@@ -215,8 +215,8 @@ class Store:
                 await self._insert_changes(conn, table_id, [start], now)
                 await conn.execute(update(tables).where(tables.c.id == table_id)
                                    .values(seq=start.seq, status=PLAYING, updated=now))
-            await self._notify(conn, encode(SeatsChanged(table_id,
-                                                         start.seq if start else row.seq)))
+            await self._notify(conn, encode(Changed(table_id, start.seq if start else row.seq,
+                                                    seats=True)))
         return "ok", start
 
     async def append(self, table_id: str, after: int, made: Sequence[Change],
@@ -342,7 +342,7 @@ class Store:
                                     seats.c.token_hash.is_(None))
                 .values(kept_for=None, kept_until=None))
             if done.rowcount:
-                await self._notify(conn, encode(SeatsChanged(table_id, -1)))
+                await self._notify(conn, encode(Changed(table_id, -1, seats=True)))
         return bool(done.rowcount)
 
     async def exists(self, table_id: str) -> bool:

@@ -114,12 +114,10 @@ def unseal(save: Any, key: bytes) -> dict[str, Any]:
     if len(text) > safejson.MAX_BYTES or inflate.unconsumed_tail:
         raise SaveError("the sealed game is too large to be a game")
     try:
-        data = safejson.loads(text, what="the saved game")
+        return safejson.loads_object(text, what="the saved game",
+                                     not_object="the sealed game is not a game record")
     except BadInputError as error:
         raise SaveError(str(error)) from None
-    if not isinstance(data, dict):
-        raise SaveError("the sealed game is not a game record")
-    return data
 
 
 # -- the folder -----------------------------------------------------------------------------------

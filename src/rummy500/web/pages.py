@@ -16,8 +16,6 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
-from starlette.staticfiles import StaticFiles
-from starlette.types import Scope
 
 from ..bots.registry import BOT_NAMES
 from ..rules import (
@@ -37,6 +35,7 @@ from ..server.bodies import read_body, read_json
 from ..server.guard import SECURITY_HEADERS
 from ..session.words import rules_summary
 from . import replay_worker
+from .page_files import PageFiles
 from .preload import with_preloads
 
 STATIC = Path(__file__).parent / "static"
@@ -62,13 +61,6 @@ async def table_page(request: Request) -> Response:
 
 async def replay_page(request: Request) -> Response:
     return _page("replay.html")
-
-
-class _SecuredStatic(StaticFiles):
-    async def get_response(self, path: str, scope: Scope) -> Response:
-        response = await super().get_response(path, scope)
-        response.headers["Cache-Control"] = "no-cache"
-        return _secured(response)
 
 
 def json_response(data: Any, status: int = 200) -> Response:
@@ -220,5 +212,5 @@ routes: list[BaseRoute] = [
     Route("/api/rules", rules_info, methods=["GET"]),
     Route("/api/rules/explain", explain_rules, methods=["POST"]),
     Route("/api/replay", replay_record, methods=["POST"]),
-    Mount("/static", app=_SecuredStatic(directory=STATIC), name="static"),
+    Mount("/static", app=PageFiles(STATIC), name="static"),
 ]

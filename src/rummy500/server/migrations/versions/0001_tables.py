@@ -9,6 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from rummy500.server.migrations.columns import table_key
+
 revision = "0001"
 down_revision = None
 branch_labels = None
@@ -28,9 +30,7 @@ def upgrade() -> None:
     op.create_index("ix_tables_status", "tables", ["status"])
     op.create_table(
         "seats",
-        sa.Column("table_id", sa.String(64), sa.ForeignKey("tables.id", ondelete="CASCADE"),
-                  primary_key=True),
-        sa.Column("seat", sa.Integer, primary_key=True, autoincrement=False),
+        *table_key("seat"),
         sa.Column("kind", sa.String(16), nullable=False),
         sa.Column("bot", sa.String(32)),
         sa.Column("name", sa.String(64)),
@@ -39,9 +39,7 @@ def upgrade() -> None:
     op.create_index("ix_seats_token_hash", "seats", ["token_hash"])
     op.create_table(
         "changes",
-        sa.Column("table_id", sa.String(64), sa.ForeignKey("tables.id", ondelete="CASCADE"),
-                  primary_key=True),
-        sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+        *table_key("seq"),
         sa.Column("seat", sa.Integer),
         sa.Column("move", sa.String(200)),
         sa.Column("at", sa.Float, nullable=False),

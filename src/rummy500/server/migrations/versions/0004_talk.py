@@ -10,6 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from rummy500.server.migrations.columns import table_id, table_key
+
 revision = "0004"
 down_revision = "0003"
 branch_labels = None
@@ -20,8 +22,7 @@ def upgrade() -> None:
     op.create_table(
         "chat",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-        sa.Column("table_id", sa.String(64), sa.ForeignKey("tables.id", ondelete="CASCADE"),
-                  nullable=False),
+        table_id(nullable=False),
         sa.Column("seat", sa.Integer, nullable=False),
         sa.Column("name", sa.String(64), nullable=False),
         sa.Column("text", sa.String(800), nullable=False),
@@ -31,10 +32,7 @@ def upgrade() -> None:
     op.create_index("ix_chat_table_id", "chat", ["table_id"])
     op.create_table(
         "ready",
-        sa.Column("table_id", sa.String(64), sa.ForeignKey("tables.id", ondelete="CASCADE"),
-                  primary_key=True),
-        sa.Column("deal", sa.Integer, primary_key=True, autoincrement=False),
-        sa.Column("seat", sa.Integer, primary_key=True, autoincrement=False),
+        *table_key("deal", "seat"),
         sa.Column("at", sa.Float, nullable=False),
     )
 

@@ -29,6 +29,28 @@ export function seatBadge(seat, marks, names, extra = '') {
   return h('span', { class: `badge seat-${seat % 8} ${extra}`, title: names[seat] }, marks[seat]);
 }
 
+// A group of pieces drawn afresh in container, or `empty` when there are none: a toolbar
+// whose `buttons` take turns at the keyboard focus, or a plain list when no buttons are given.
+/**
+ * @template T
+ * @param {HTMLElement} container
+ * @param {readonly T[]} items
+ * @param {{ empty: HTMLElement, class: string, label: string, buttons: string | null }} group
+ * @param {(item: T, index: number) => HTMLElement} draw
+ */
+function renderGroup(container, items, group, draw) {
+  container.replaceChildren();
+  if (!items.length) {
+    container.append(group.empty);
+    return;
+  }
+  const list = h('div', { class: group.class, role: group.buttons ? 'toolbar' : 'list',
+    'aria-label': group.label });
+  items.forEach((item, index) => list.append(draw(item, index)));
+  container.append(list);
+  if (group.buttons) rovingFocus(list, group.buttons);
+}
+
 // The pile, bottom first, fanned so every card shows its corner. options.take(index) makes
 // each card a button; options.takeable(index) says whether the engine lists that take.
 /**
@@ -37,14 +59,11 @@ export function seatBadge(seat, marks, names, extra = '') {
  * @param {{ take?: (index: number) => unknown, takeable?: (index: number) => boolean, mustUse?: string | null }} [options]
  */
 export function renderPile(container, pile, options = {}) {
-  container.replaceChildren();
-  if (!pile.length) {
-    container.append(h('span', { class: 'empty' }, 'The discard pile is empty.'));
-    return;
-  }
-  const fan = h('div', { class: 'fan', role: options.take ? 'toolbar' : 'list',
-    'aria-label': `Discard pile, ${plural(pile.length, 'card')}, bottom first` });
-  pile.forEach((text, index) => {
+  renderGroup(container, pile, {
+    empty: h('span', { class: 'empty' }, 'The discard pile is empty.'),
+    class: 'fan', label: `Discard pile, ${plural(pile.length, 'card')}, bottom first`,
+    buttons: options.take ? 'button' : null,
+  }, (text, index) => {
     const depth = pile.length - 1 - index;
     const where = depth === 0 ? 'top card' : `${plural(depth, 'card')} above it`;
     let el;
@@ -62,10 +81,8 @@ export function renderPile(container, pile, options = {}) {
       el.setAttribute('role', 'listitem');
     }
     if (options.mustUse === text) el.classList.add('must');
-    fan.append(el);
+    return el;
   });
-  container.append(fan);
-  if (options.take) rovingFocus(fan, 'button');
 }
 
 // The melds, each with its id; every card carries the mark of the seat that laid it.
@@ -78,14 +95,11 @@ export function renderPile(container, pile, options = {}) {
  * @param {{ target?: (id: string) => boolean, choose?: (id: string) => unknown }} [options]
  */
 export function renderMelds(container, melds, names, marks, options = {}) {
-  container.replaceChildren();
-  if (!melds.length) {
-    container.append(h('p', { class: 'empty' }, 'No melds on the table yet.'));
-    return;
-  }
-  const list = h('div', { class: 'meld-list', role: options.choose ? 'toolbar' : 'list',
-    'aria-label': 'Melds on the table' });
-  for (const meld of melds) {
+  renderGroup(container, melds, {
+    empty: h('p', { class: 'empty' }, 'No melds on the table yet.'),
+    class: 'meld-list', label: 'Melds on the table',
+    buttons: options.choose ? 'button.meld' : null,
+  }, (meld) => {
     const cards = meld.cards.map((text, i) => h('span', { class: 'meld-card', dataset: { by: String(meld.by[i]) } },
       cardFace(text, { size: 'meld', label: `${spoken(text)}, laid by ${names[meld.by[i]]}` }),
       h('span', { class: `mark seat-${meld.by[i] % 8}`, 'aria-hidden': 'true' }, marks[meld.by[i]])));
@@ -101,10 +115,8 @@ export function renderMelds(container, melds, names, marks, options = {}) {
     } else {
       el = h('div', { class: 'meld', role: 'listitem', 'aria-label': label }, body);
     }
-    list.append(el);
-  }
-  container.append(list);
-  if (options.choose) rovingFocus(list, 'button.meld');
+    return el;
+  });
 }
 
 // A hand of face-up cards; options.toggle(index) makes them selectable buttons.
@@ -114,14 +126,11 @@ export function renderMelds(container, melds, names, marks, options = {}) {
  * @param {{ toggle?: (index: number) => unknown, selected?: Set<number>, mustUse?: string | null, label?: string, size?: string }} [options]
  */
 export function renderHand(container, cards, options = {}) {
-  container.replaceChildren();
-  if (!cards.length) {
-    container.append(h('span', { class: 'empty' }, 'No cards in hand.'));
-    return;
-  }
-  const row = h('div', { class: 'hand-row', role: options.toggle ? 'toolbar' : 'list',
-    'aria-label': options.label || 'Hand' });
-  cards.forEach((text, index) => {
+  renderGroup(container, cards, {
+    empty: h('span', { class: 'empty' }, 'No cards in hand.'),
+    class: 'hand-row', label: options.label || 'Hand',
+    buttons: options.toggle ? 'button' : null,
+  }, (text, index) => {
     let el;
     if (options.toggle) {
       const pressed = options.selected ? options.selected.has(index) : false;
@@ -133,8 +142,6 @@ export function renderHand(container, cards, options = {}) {
       el = cardFace(text, { size: options.size || 'hand' });
       el.setAttribute('role', 'listitem');
     }
-    row.append(el);
+    return el;
   });
-  container.append(row);
-  if (options.toggle) rovingFocus(row, 'button');
 }

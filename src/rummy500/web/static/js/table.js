@@ -18,7 +18,7 @@ import { shortcut } from './table/keys.js';
 import { renderTableMelds } from './table/melds.js';
 import { model, namesFromSummary, setSort, setSummary } from './table/model.js';
 import { fatal } from './table/notices.js';
-import { send } from './table/outbox.js';
+import { send, stopConnection } from './table/outbox.js';
 import { renderPiles } from './table/pile.js';
 import { renderPlayers, renderStatus } from './table/players.js';
 import { onRedraw } from './table/redraw.js';
@@ -93,20 +93,27 @@ async function start() {
     fatal('This address names no table. Start one from the lobby.');
     return;
   }
+  // The seat's connection opens while the table's summary and rules are asked for: its
+  // first state is drawn as soon as all three have come.
+  const known = getJSON(apiPath()).then(async (summary) => {
+    setSummary(summary);
+    await loadRules();
+    namesFromSummary();
+  });
+  const stored = seatAt(tableId);
+  const watching = !stored && sessionStorage.getItem(WATCH_KEY);
+  if (stored) connect(stored.token, stored.seat, known);
+  else if (watching) connect(null, null, known);
   try {
-    setSummary(await getJSON(apiPath()));
+    await known;
   } catch (error) {
+    stopConnection();
     fatal(error instanceof ApiError && error.status === 404
       ? 'There is no such table. Check the link, or start a new table from the lobby.'
       : String(/** @type {Error} */ (error).message));
     return;
   }
-  await loadRules();
-  namesFromSummary();
-  const stored = seatAt(tableId);
-  if (stored) connect(stored.token, stored.seat);
-  else if (sessionStorage.getItem(WATCH_KEY)) connect(null, null);
-  else showJoin(connect);
+  if (!stored && !watching) showJoin(connect);
 }
 
 start();

@@ -56,13 +56,16 @@ function withListeners(handlers) {
 }
 
 /**
- * Joins the table at `seat` with `token`, or watches it (both null).
+ * Joins the table at `seat` with `token`, or watches it (both null). The connection opens at
+ * once; its frames are handled when `known` has come (the table's summary and rules, which
+ * drawing a state needs), in the order they came, and never if it fails.
  * @param {string | null} token
  * @param {number | null} seat
+ * @param {Promise<unknown>} [known]
  */
-export function connect(token, seat) {
+export function connect(token, seat, known = Promise.resolve()) {
   sitAs(seat, token);
-  useConnection(new Connection(tableId, token, withListeners({
+  useConnection(new Connection(tableId, token, afterKnown(known, withListeners({
     welcome: onWelcome,
     update: onUpdate,
     ack: onAck,
@@ -79,9 +82,23 @@ export function connect(token, seat) {
       showJoin(connect);
       $('#join-error').textContent = 'This browser’s seat at the table is no longer valid. Take a seat again, or watch.';
     },
-  })));
-  const status = model.summary ? model.summary.status : '';
-  if (status !== 'playing' && status !== 'over') showWaiting();
+  }))));
+  known.then(() => {
+    const status = model.summary ? model.summary.status : '';
+    if (status !== 'playing' && status !== 'over') showWaiting();
+  }, () => {});
+}
+
+/**
+ * `handlers`, each run once `known` has come (in the order they are called: callbacks on one
+ * promise run in the order they were added).
+ * @param {Promise<unknown>} known
+ * @param {Record<string, (...args: any[]) => void>} handlers
+ * @returns {Record<string, (...args: any[]) => void>}
+ */
+function afterKnown(known, handlers) {
+  return Object.fromEntries(Object.entries(handlers).map(([type, handle]) => [
+    type, (/** @type {any[]} */ ...args) => { known.then(() => handle(...args), () => {}); }]));
 }
 
 /**

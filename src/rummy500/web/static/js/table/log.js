@@ -44,19 +44,25 @@ function stored() {
   }
 }
 
-/** @param {LogLine} line */
-function show(line) {
+/**
+ * Shows `shown` at the end of the log, scrolled to its last line (one layout for them all:
+ * a welcome after a reload shows a whole game's lines at once).
+ * @param {LogLine[]} shown
+ */
+function show(shown) {
+  if (!shown.length) return;
   const log = $('#log');
-  log.append(h('li', { class: line.kind }, line.text));
+  log.append(...shown.map((line) => h('li', { class: line.kind }, line.text)));
   while (log.children.length > KEEP_LINES) log.firstElementChild?.remove();
   log.scrollTop = log.scrollHeight;
 }
 
-/** @param {LogLine} line */
-function add(line) {
-  lines.push(line);
+/** @param {LogLine[]} added */
+function add(added) {
+  if (!added.length) return;
+  lines.push(...added);
   if (lines.length > KEEP_LINES) lines = lines.slice(-KEEP_LINES);
-  show(line);
+  show(added);
   store();
 }
 
@@ -66,7 +72,7 @@ function add(line) {
  * @param {string} [kind] "deal", "note", "chat" or none
  */
 export function say(text, kind = '') {
-  add({ text, kind });
+  add([{ text, kind }]);
 }
 
 /**
@@ -81,23 +87,41 @@ export function forgetFrom(deal, at) {
 }
 
 /**
- * The history entry at `at` of deal `deal`, unless the log has it.
- * @param {import('../protocol.js').HistoryEntry} entry
- * @param {number} deal
- * @param {number} at
+ * Collects the lines to add to the log, each unless the log or the lines already collected
+ * have it.
  */
-function addEntry(entry, deal, at) {
-  if (lines.some((line) => line.deal === deal && line.at === at)) return;
-  add({ text: entry.text, kind: entry.move === undefined ? 'deal' : '', deal, at });
-}
+class Additions {
+  constructor() {
+    /** @type {LogLine[]} */
+    this.lines = [];
+  }
 
-/**
- * Finished deals' lines that the log does not have yet.
- * @param {TableState} state
- */
-function addSheets(state) {
-  for (const sheet of state.deals || []) {
-    if (!lines.some((line) => line.kind === 'deal' && line.text === sheet.text)) add({ text: sheet.text, kind: 'deal' });
+  /** @param {(line: LogLine) => boolean} test */
+  has(test) {
+    return lines.some(test) || this.lines.some(test);
+  }
+
+  /**
+   * The history entry at `at` of deal `deal`.
+   * @param {import('../protocol.js').HistoryEntry} entry
+   * @param {number} deal
+   * @param {number} at
+   */
+  entry(entry, deal, at) {
+    if (this.has((line) => line.deal === deal && line.at === at)) return;
+    this.lines.push({ text: entry.text, kind: entry.move === undefined ? 'deal' : '', deal, at });
+  }
+
+  /**
+   * The finished deals' lines.
+   * @param {TableState} state
+   */
+  sheets(state) {
+    for (const sheet of state.deals || []) {
+      if (!this.has((line) => line.kind === 'deal' && line.text === sheet.text)) {
+        this.lines.push({ text: sheet.text, kind: 'deal' });
+      }
+    }
   }
 }
 
@@ -112,16 +136,17 @@ export function logWelcome(state, seq, first) {
   if (first || loggedSeq < 0) {
     lines = stored();
     $('#log').replaceChildren();
-    for (const line of lines) show(line);
+    show(lines);
   } else if (seq > loggedSeq) {
     say('(Back at the table: the state shown is the current one.)', 'note');
   }
   const deal = state.deal ?? 0;
-  const history = state.history || [];
+  const added = new Additions();
   // The finished deals' lines go before the deal in play's, unless the log already shows it.
-  if (!lines.some((line) => line.deal === deal)) addSheets(state);
-  history.forEach((entry, at) => addEntry(entry, deal, at));
-  addSheets(state);
+  if (!added.has((line) => line.deal === deal)) added.sheets(state);
+  (state.history || []).forEach((entry, at) => added.entry(entry, deal, at));
+  added.sheets(state);
+  add(added.lines);
   loggedSeq = seq;
 }
 
@@ -135,14 +160,16 @@ export function logWelcome(state, seq, first) {
 export function logUpdate(event, seq, prev, next) {
   if (seq <= loggedSeq) return;
   const history = next.history || [];
+  const added = new Additions();
   if (event && event.text !== undefined) {
     const seat = event.seat ?? null;
     const entry = next.seats && seat !== null ? next.seats[seat] : undefined;
     // Said only as it happens: a computer plays for a person who is away.
     const away = event.move !== undefined && entry && entry.kind !== 'bot' && entry.connected === false;
-    addEntry(away ? { ...event, text: `${event.text} (a computer played for them while they are away)` } : event,
+    added.entry(away ? { ...event, text: `${event.text} (a computer played for them while they are away)` } : event,
       next.deal ?? 0, Math.max(0, history.length - 1));
   }
-  if (prev && (next.deals || []).length > (prev.deals || []).length) addSheets(next);
+  if (prev && (next.deals || []).length > (prev.deals || []).length) added.sheets(next);
+  add(added.lines);
   loggedSeq = seq;
 }
