@@ -45,8 +45,8 @@ function stored() {
 }
 
 /**
- * Shows `shown` at the end of the log, scrolled to its last line (one layout for them all:
- * a welcome after a reload shows a whole game's lines at once).
+ * Shows `shown` at the end of the log, scrolled to its last line (one layout for them all: a
+ * welcome after a reload shows a whole game's lines at once).
  * @param {LogLine[]} shown
  */
 function show(shown) {

@@ -1,7 +1,10 @@
 // Cards move: before the table is drawn again, where each card stood is remembered (keyed by
-// the card and its copy); after, each card that moved is animated from its old place to its
-// new one (FLIP), and a card that was nowhere on the page flies in from the stock (a draw, a
-// deal) or from the panel of the seat that played it. None with reduced motion asked for.
+// the card and its copy); at the next frame, each card that moved is animated from its old
+// place to its new one (FLIP), and a card that was nowhere on the page flies in from the stock
+// (a draw, a deal) or from the panel of the seat that played it. None with reduced motion
+// asked for. The new places are read in the frame, where the page is laid out anyway (read
+// at once, they would cost a second layout of the whole page for every change), and changes
+// that come before that frame fly from where the viewer last saw the cards.
 
 import { plainFace } from '../cards.js';
 import { model } from './model.js';
@@ -19,6 +22,8 @@ let stockBefore = null;
 /** The seat to move in the state shown before the change. */
 let moverBefore = /** @type {number | null} */ (null);
 let dealBefore = /** @type {number | undefined} */ (undefined);
+/** A frame is asked for to animate a change not shown yet. */
+let flightsAsked = false;
 
 /** Motion is wanted: the viewer has not asked for less, and the page is shown. */
 export function motionWanted() {
@@ -46,6 +51,7 @@ function cardsByKey() {
 }
 
 function remember() {
+  if (flightsAsked) return;
   if (!motionWanted()) {
     before = new Map();
     return;
@@ -114,10 +120,19 @@ function animate() {
   before = new Map();
 }
 
+function animateSoon() {
+  if (flightsAsked || !before.size) return;
+  flightsAsked = true;
+  requestAnimationFrame(() => {
+    flightsAsked = false;
+    animate();
+  });
+}
+
 /** Cards move whenever the table or the hand's order changes. */
 export function startMotion() {
   for (const part of /** @type {const} */ (['table', 'sort'])) {
     beforeRedraw(part, remember);
-    afterRedraw(part, animate);
+    afterRedraw(part, animateSoon);
   }
 }
