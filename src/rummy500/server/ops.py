@@ -13,13 +13,13 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from . import metrics
-from .guard import SECURITY_HEADERS
 from .store import Store
 
 READY_TIMEOUT = 2.0
 """Seconds the database has to answer ``/readyz``."""
 
-HEADERS = {**SECURITY_HEADERS, "Cache-Control": "no-store"}
+HEADERS = {"Cache-Control": "no-store"}
+"""Never kept by a cache (the guard adds the security headers, as to every answer)."""
 
 
 def ops_routes(store: Store) -> list[BaseRoute]:

@@ -1,13 +1,13 @@
 """The pages' files under ``static/`` (modules, style sheet), served from memory.
 
 They ship inside the package and do not change while the server runs, so they are read once,
-when the server starts (some 300 KB), and answered from memory: a table page asks for some fifty
+when the server starts (about 220 KB), and answered from memory: a table page asks for 45
 modules at once, and Starlette's ``StaticFiles`` would look each one up, open, read and close
 it through the thread pool (four hand-offs a file, costly on a busy server). What is not one
 of the package's files, or is asked with another method, goes to ``StaticFiles`` itself,
 which answers it as before (404, 405). Every answer says ``no-cache`` (a browser asks again
-and gets a 304 while its copy is the same: the tag is the content's hash) and carries the
-security headers.
+and gets a 304 while its copy is the same: the tag is the content's hash); the server's
+guard adds the security headers, as to every answer.
 """
 
 from __future__ import annotations
@@ -21,8 +21,6 @@ from starlette.responses import Response
 from starlette.staticfiles import NotModifiedResponse, StaticFiles
 from starlette.types import Scope
 
-from ..server.guard import SECURITY_HEADERS
-
 SERVED_SUFFIXES = frozenset({".js", ".css", ".html", ".svg", ".png", ".ico", ".json",
                              ".webmanifest", ".txt"})
 
@@ -32,7 +30,7 @@ class _File:
 
     def __init__(self, body: bytes, media_type: str) -> None:
         self.body = body
-        self.headers = {**SECURITY_HEADERS, "Cache-Control": "no-cache",
+        self.headers = {"Cache-Control": "no-cache",
                         "ETag": f'"{hashlib.sha256(body).hexdigest()[:32]}"',
                         "Content-Type": media_type}
 
@@ -59,7 +57,7 @@ class PageFiles(StaticFiles):
                  else None)
         if found is None:
             response = await super().get_response(path, scope)
-            response.headers.update({**SECURITY_HEADERS, "Cache-Control": "no-cache"})
+            response.headers["Cache-Control"] = "no-cache"
             return response
         response = Response(found.body, headers=found.headers)
         if self.is_not_modified(response.headers, Headers(scope=scope)):

@@ -32,7 +32,6 @@ from ..rules import (
 from ..server.addresses import RateWindow, client_address
 from ..server.apierror import ApiError
 from ..server.bodies import read_body, read_json
-from ..server.guard import SECURITY_HEADERS
 from ..session.words import rules_summary
 from . import replay_worker
 from .page_files import PageFiles
@@ -40,15 +39,10 @@ from .preload import with_preloads
 
 STATIC = Path(__file__).parent / "static"
 
-def _secured(response: Response) -> Response:
-    response.headers.update(SECURITY_HEADERS)
-    return response
-
-
 def _page(name: str) -> Response:
     response = Response(with_preloads(STATIC, name), media_type="text/html; charset=utf-8")
     response.headers["Cache-Control"] = "no-cache"
-    return _secured(response)
+    return response
 
 
 async def lobby(request: Request) -> Response:
@@ -64,7 +58,7 @@ async def replay_page(request: Request) -> Response:
 
 
 def json_response(data: Any, status: int = 200) -> Response:
-    return _secured(JSONResponse(data, status_code=status))
+    return JSONResponse(data, status_code=status)
 
 
 def error_json(status: int, code: str, message: str) -> Response:
@@ -187,7 +181,7 @@ async def replay_record(request: Request) -> Response:
     if answer.gzipped:
         response.headers["Content-Encoding"] = "gzip"
     response.headers["Vary"] = "Accept-Encoding"
-    return _secured(response)
+    return response
 
 
 def _replay_window(request: Request) -> RateWindow:
