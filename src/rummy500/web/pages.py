@@ -1,7 +1,8 @@
 """The browser pages of ``rummy500 serve``: the static files, the page routes, and the little
 JSON the pages need beyond PROTOCOL.md (the rule options to offer, replays of records).
 
-The pages are plain ES modules and CSS under ``static/``; every response carries a strict
+The pages are ES modules (``static/js``, bundled into one script a page under
+``static/dist`` by ``npm run bundle``) and CSS under ``static/``; every response carries a strict
 Content-Security-Policy (no inline script or style, nothing from elsewhere). The server's
 application includes :data:`routes`.
 """
@@ -9,6 +10,7 @@ application includes :data:`routes`.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import typing
 from pathlib import Path
 from typing import Any
@@ -32,15 +34,25 @@ from ..rules import (
 from ..server.addresses import RateWindow, client_address
 from ..server.apierror import ApiError
 from ..server.bodies import read_body, read_json
+from ..server.security import valid_id
 from ..session.words import rules_summary
 from . import replay_worker
 from .page_files import PageFiles
-from .preload import with_preloads
 
 STATIC = Path(__file__).parent / "static"
 
-def _page(name: str) -> Response:
-    response = Response(with_preloads(STATIC, name), media_type="text/html; charset=utf-8")
+
+@functools.cache
+def _page_body(name: str) -> bytes:
+    return (STATIC / name).read_bytes()
+
+
+def _page(name: str, head: str = "") -> Response:
+    """The page ``name``, with ``head`` (markup) added at the end of its head."""
+    body = _page_body(name)
+    if head:
+        body = body.replace(b"</head>", head.encode() + b"</head>", 1)
+    response = Response(body, media_type="text/html; charset=utf-8")
     response.headers["Cache-Control"] = "no-cache"
     return response
 
@@ -50,7 +62,13 @@ async def lobby(request: Request) -> Response:
 
 
 async def table_page(request: Request) -> Response:
-    return _page("table.html")
+    table = request.path_params["table"]
+    if not valid_id(table):
+        return _page("table.html")
+    # The page's first request, for the table's summary, goes out beside the page's script
+    # instead of after it (the script's fetch takes the preloaded answer).
+    return _page("table.html",
+                 f'<link rel="preload" href="/api/tables/{table}" as="fetch" crossorigin>\n')
 
 
 async def replay_page(request: Request) -> Response:

@@ -59,6 +59,25 @@ export function replace(el, ...children) {
   return el;
 }
 
+/** @type {Set<Element>} */
+const toScroll = new Set();
+
+/**
+ * Scrolls `el` to its end in the next frame, once however often it is asked: the end is read
+ * there, when the frame lays the page out anyway, not at once (which would lay out a page
+ * still being changed, and lay it out again after).
+ * @param {Element} el
+ */
+export function scrollToEndSoon(el) {
+  if (toScroll.size === 0) {
+    requestAnimationFrame(() => {
+      for (const scrolled of toScroll) scrolled.scrollTop = scrolled.scrollHeight;
+      toScroll.clear();
+    });
+  }
+  toScroll.add(el);
+}
+
 // Arrow keys move the focus along a row of buttons (one tab stop for the whole row).
 /**
  * @param {HTMLElement} container

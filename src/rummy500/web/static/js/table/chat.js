@@ -3,7 +3,7 @@
 // lines go into the log too. A spectator reads only. The server cleans what is said; the
 // page puts every text in as text.
 
-import { $, h } from '../dom.js';
+import { $, h, scrollToEndSoon } from '../dom.js';
 import { logText, unseenLines } from '../talkwords.js';
 import { onFrame } from './frames.js';
 import { say } from './log.js';
@@ -96,7 +96,7 @@ function showLine(line, live) {
   list.append(h('li', { class: `chat-line${mineLine ? ' mine' : ''}${line.react ? ' react' : ''}`, dataset: { n: String(line.n), seat: String(line.seat) } },
     h('span', { class: 'chat-name' }, line.name), ' ', h('span', { class: 'chat-text' }, line.text)));
   while (list.children.length > KEEP_LINES) list.firstElementChild?.remove();
-  list.scrollTop = list.scrollHeight;
+  scrollToEndSoon(list);
   if (live) say(logText(line), 'chat');
 }
 

@@ -3,7 +3,7 @@
 // the page's own notes. The log is kept in the tab's session storage, so that a reload shows
 // it again word for word; the deal in play always comes from the state itself.
 
-import { $, h } from '../dom.js';
+import { $, h, scrollToEndSoon } from '../dom.js';
 import { tableId } from './address.js';
 import { model } from './model.js';
 
@@ -45,8 +45,8 @@ function stored() {
 }
 
 /**
- * Shows `shown` at the end of the log, scrolled to its last line (one layout for them all: a
- * welcome after a reload shows a whole game's lines at once).
+ * Shows `shown` at the end of the log, scrolled to its last line in the next frame (one layout
+ * for them all: a welcome after a reload shows a whole game's lines at once).
  * @param {LogLine[]} shown
  */
 function show(shown) {
@@ -54,7 +54,7 @@ function show(shown) {
   const log = $('#log');
   log.append(...shown.map((line) => h('li', { class: line.kind }, line.text)));
   while (log.children.length > KEEP_LINES) log.firstElementChild?.remove();
-  log.scrollTop = log.scrollHeight;
+  scrollToEndSoon(log);
 }
 
 /** @param {LogLine[]} added */
