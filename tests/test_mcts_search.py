@@ -1,0 +1,91 @@
+"""``mcts``'s search: a move clearly beaten is left out of the sampled deals to come, the
+expert's choice never is, and every move is judged against it over the same deals."""
+
+from __future__ import annotations
+
+import math
+import random
+
+from rummy500.bots import make_bot
+from rummy500.bots.context import Context
+from rummy500.bots.mcts import MIN_WORLDS, MctsBot, paired
+from rummy500.deal import Deal
+from rummy500.game import Game
+from rummy500.kinds import Phase
+from rummy500.moves import DISCARD, Move
+from rummy500.view import PlayerView
+
+
+def discard_position() -> PlayerView:
+    """A view of the seat to move, about to discard one of several cards."""
+    game = Game(seed=7)
+    bots = [make_bot("expert", seat) for seat in range(2)]
+    while True:
+        view = game.view(game.turn)
+        move = bots[game.turn].choose(view)
+        discards = [m for m in view.legal_moves() if m.kind == DISCARD]
+        if view.phase == Phase.PLAY and move.kind == DISCARD and len(discards) >= 4:
+            return view
+        game.play(move)
+
+
+class Scripted(MctsBot):
+    """``mcts`` whose playouts give set values (by the candidate played, plus noise shared
+    by every candidate of a sampled deal), counting how often each candidate is played.
+    ``means`` lists the candidates in the search's order."""
+
+    def __init__(self, means: dict[Move, float], noise: float, worlds: int) -> None:
+        super().__init__(1, worlds=worlds)
+        self.means = means
+        self.noise = noise
+        self.played: dict[Move, int] = dict.fromkeys(means, 0)
+        self.luck = random.Random(5)
+        self.world_luck = 0.0
+
+    def playout_value(self, deal: Deal, view: PlayerView) -> float:
+        move = deal.moves[-1]
+        if move == next(iter(self.means)):  # the first candidate: a new sampled deal
+            self.world_luck = self.luck.gauss(0.0, 10.0)
+        self.played[move] += 1
+        return self.means[move] + self.world_luck + self.luck.gauss(0.0, self.noise)
+
+
+def test_a_clearly_beaten_move_is_left_out_and_the_first_never() -> None:
+    view = discard_position()
+    moves = [m for m in view.legal_moves() if m.kind == DISCARD][:4]
+    first, worse, equal, better = moves
+    bot = Scripted({first: 10.0, worse: -20.0, equal: 10.0, better: 11.0}, 2.0, worlds=32)
+    results = bot.search(view, Context(view), moves, math.inf)
+    assert bot.played[first] == 32 and results[0].worlds == 32
+    assert MIN_WORLDS <= bot.played[worse] < 32  # left out once clearly beaten
+    assert results[1].worlds == bot.played[worse]
+    assert results[1].gain < -20.0
+    assert bot.played[equal] > MIN_WORLDS and bot.played[better] == 32
+
+
+def test_the_search_ends_when_only_the_expert_choice_is_left() -> None:
+    view = discard_position()
+    moves = [m for m in view.legal_moves() if m.kind == DISCARD][:2]
+    bot = Scripted({moves[0]: 10.0, moves[1]: -30.0}, 1.0, worlds=32)
+    results = bot.search(view, Context(view), moves, math.inf)
+    assert results[0].worlds == results[1].worlds == MIN_WORLDS
+
+
+def test_paired_figures_are_those_of_the_same_deals() -> None:
+    values = [3.0, 5.0, 4.0]
+    other = [1.0, 2.0, 4.0, 100.0]  # the last deal was not played by ``values``
+    gain, error, worlds = paired(values, other)
+    diffs = [a - b for a, b in zip(values, other, strict=False)]
+    mean = sum(diffs) / 3
+    assert worlds == 3
+    assert math.isclose(gain, mean)
+    assert math.isclose(error, math.sqrt(sum((d - mean) ** 2 for d in diffs) / 3 / 2))
+    assert paired(values, values) == (0.0, 0.0, 3)
+
+
+def test_the_search_depends_on_the_seed_only() -> None:
+    view = discard_position()
+    first = [make_bot("mcts", seed, worlds=16).decide(view) for seed in range(3)]
+    again = [make_bot("mcts", seed, worlds=16).decide(view) for seed in range(3)]
+    assert first == again
+    assert all("sampled deals" in decision.reason for decision in first)
