@@ -27,6 +27,18 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
 WAIT_MS = 20_000
 """How long a page may take to show a change (computer players think up to a few seconds)."""
+WATCH_CARD_MOTION = """() => {
+    // The most card animations running at once, from now on (read back as window.cardMotion).
+    window.cardMotion = 0;
+    const tick = () => {
+        const moving = document.getAnimations().filter(
+            (a) => a.effect && a.effect.target && a.effect.target.classList.contains('card'));
+        window.cardMotion = Math.max(window.cardMotion, moving.length);
+        requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+}"""
+"""A page script that keeps, as ``window.cardMotion``, the most cards moving at once."""
 
 
 def need_chromium() -> None:

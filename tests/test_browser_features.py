@@ -16,22 +16,19 @@ from typing import Any
 
 from axe_playwright_python.sync_playwright import Axe
 
-from browserkit import DESKTOP, PHONE, Seat, Server, choose_move, create_in_lobby, new_page
+from browserkit import (
+    DESKTOP,
+    PHONE,
+    WATCH_CARD_MOTION,
+    Seat,
+    Server,
+    choose_move,
+    create_in_lobby,
+    new_page,
+)
 from rummy500.game import Game
 from rummy500.record import game_record
 from rummy500.rules import make_rules
-
-WATCH_ANIMATIONS = """() => {
-    // The most card animations running at once, from now on (read back as window.cardMotion).
-    window.cardMotion = 0;
-    const tick = () => {
-        const moving = document.getAnimations().filter(
-            (a) => a.effect && a.effect.target && a.effect.target.classList.contains('card'));
-        window.cardMotion = Math.max(window.cardMotion, moving.length);
-        requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-}"""
 
 
 def start_table(browser: Any, server: Server, size: dict[str, int] = DESKTOP,
@@ -69,7 +66,7 @@ def test_cards_move_the_drawn_card_is_marked_and_each_seat_shows_its_last_move(
         web_server: Server, browser: Any) -> None:
     context, page, seat = start_table(browser, web_server)
     wait_my_turn(seat)
-    page.evaluate(WATCH_ANIMATIONS)
+    page.evaluate(WATCH_CARD_MOTION)
     hand_before = seat.hand()
     assert "draw" in seat.legal()
     seat.play("draw")
@@ -86,7 +83,7 @@ def test_cards_move_the_drawn_card_is_marked_and_each_seat_shows_its_last_move(
     seat.play(choose_move(seat, 0))  # the next move clears the mark
     assert page.query_selector("#hand button.card.fresh") is None
     # The computer's move shows on its panel, and its discard flies to the pile.
-    page.evaluate(WATCH_ANIMATIONS)
+    page.evaluate(WATCH_CARD_MOTION)
     play_until(seat, lambda: page.evaluate("document.body.dataset.turn") == "1")
     wait_my_turn(seat)
     theirs = page.inner_text("#players .player[data-seat='1'] .last-move")
@@ -99,7 +96,7 @@ def test_cards_move_the_drawn_card_is_marked_and_each_seat_shows_its_last_move(
 def test_no_card_moves_with_reduced_motion(web_server: Server, browser: Any) -> None:
     context, page, seat = start_table(browser, web_server, reduced_motion="reduce")
     wait_my_turn(seat)
-    page.evaluate(WATCH_ANIMATIONS)
+    page.evaluate(WATCH_CARD_MOTION)
     for _ in range(2):
         wait_my_turn(seat)
         seat.play(choose_move(seat, 0))

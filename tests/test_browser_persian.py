@@ -8,18 +8,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from browserkit import PHONE, Seat, Server, create_in_lobby, join_by_link, new_page, play_deal
-
-WATCH_CARD_MOTION = """() => {
-    window.cardMotion = 0;
-    const tick = () => {
-        const moving = document.getAnimations().filter(
-            (a) => a.effect && a.effect.target && a.effect.target.classList.contains('card'));
-        window.cardMotion = Math.max(window.cardMotion, moving.length);
-        requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-}"""
+from browserkit import (
+    PHONE,
+    WATCH_CARD_MOTION,
+    Seat,
+    Server,
+    create_in_lobby,
+    join_by_link,
+    new_page,
+    play_deal,
+)
 
 
 def test_two_people_play_a_whole_persian_game_on_a_desktop_and_a_phone(

@@ -195,20 +195,19 @@ class MctsBot(Bot):
                 if now + (now - began) / worlds > deadline:
                     break
             if worlds >= MIN_WORLDS:
-                searched = [i for i in searched if not self._beaten(values, searched, i)]
+                best = max(searched, key=lambda i: sum(values[i]))
+                searched = [i for i in searched if not self._beaten(values, best, i)]
                 if len(searched) == 1:
                     break
         return [paired(each, values[0]) for each in values]
 
     @staticmethod
-    def _beaten(values: list[list[float]], searched: list[int], index: int) -> bool:
-        """Whether move ``index`` (not the first) trails the best move still searched by
-        more than ``DROP`` standard errors of their difference, deal by deal (the best by
-        its mean: the moves still searched were all played in every deal so far)."""
-        if index == 0:
-            return False
-        best = max(searched, key=lambda i: sum(values[i]))
-        if best == index:
+    def _beaten(values: list[list[float]], best: int, index: int) -> bool:
+        """Whether move ``index`` (not the first) trails ``best``, the best move still
+        searched, by more than ``DROP`` standard errors of their difference, deal by deal
+        (the best by its mean: the moves still searched were all played in every deal so
+        far)."""
+        if index in (0, best):
             return False
         gain, error, _ = paired(values[index], values[best])
         return gain < -DROP * error

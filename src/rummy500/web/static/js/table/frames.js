@@ -158,8 +158,6 @@ function onUpdate(frame) {
   const prev = model.state;
   if (!frame.state || !hasDeal(frame.state)) return;
   const seq = frame.seq ?? -1;
-  // The log first: scrolled to its end while the rest of the page is still laid out, it costs
-  // a layout of the log alone, not of the whole table drawn again.
   logUpdate(frame.event, seq, prev, frame.state);
   showState(frame.state, seq);
   forgetHintBefore(seq);
