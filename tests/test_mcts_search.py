@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import math
 import random
+import time
 
 from rummy500.bots import make_bot
 from rummy500.bots.context import Context
-from rummy500.bots.mcts import MIN_WORLDS, MctsBot, paired
+from rummy500.bots.mcts import ENOUGH_WORLDS, MIN_WORLDS, MctsBot, paired
+from rummy500.bots.sampling import sample_deal
 from rummy500.deal import Deal
 from rummy500.game import Game
 from rummy500.kinds import Phase
-from rummy500.moves import DISCARD, Move
+from rummy500.moves import DISCARD, DRAW, TAKE, Move
 from rummy500.view import PlayerView
 
 
@@ -34,7 +36,7 @@ class Scripted(MctsBot):
     by every candidate of a sampled deal), counting how often each candidate is played.
     ``means`` lists the candidates in the search's order."""
 
-    def __init__(self, means: dict[Move, float], noise: float, worlds: int) -> None:
+    def __init__(self, means: dict[Move, float], noise: float, worlds: int | None) -> None:
         super().__init__(1, worlds=worlds)
         self.means = means
         self.noise = noise
@@ -89,3 +91,34 @@ def test_the_search_depends_on_the_seed_only() -> None:
     again = [make_bot("mcts", seed, worlds=16).decide(view) for seed in range(3)]
     assert first == again
     assert all("sampled deals" in decision.reason for decision in first)
+
+
+def test_a_search_bounded_by_time_stops_at_enough_sampled_deals() -> None:
+    view = discard_position()
+    moves = [m for m in view.legal_moves() if m.kind == DISCARD][:3]
+    bot = Scripted(dict.fromkeys(moves, 10.0), 1.0, worlds=None)
+    began = time.perf_counter()
+    results = bot.search(view, Context(view), moves, began + 60.0)
+    assert results[0].worlds == ENOUGH_WORLDS == bot.played[moves[0]]
+
+
+def test_a_playout_values_the_hands_after_one_round_of_turns() -> None:
+    view = discard_position()
+    move = next(m for m in view.legal_moves() if m.kind == DISCARD)
+    leaves: list[Deal] = []
+
+    class Leaf(MctsBot):
+        def leaf_value(self, deal: Deal, view: PlayerView) -> float:
+            leaves.append(deal)
+            return 0.0
+
+    bot = Leaf(3)
+    for seed in range(5):
+        deal = sample_deal(view, random.Random(seed))
+        played = len(deal.moves)
+        deal.play(move, check=False)
+        bot.playout_value(deal, view)
+    for deal in leaves:  # every seat began one turn, and the next seat is about to draw
+        turns = [m for m in deal.moves[played:] if m.kind in (DRAW, TAKE)]
+        assert len(turns) == view.players and deal.phase == Phase.DRAW
+    assert leaves  # deals that ended sooner are scored as they end
