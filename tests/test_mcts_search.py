@@ -9,12 +9,12 @@ import time
 
 from rummy500.bots import make_bot
 from rummy500.bots.context import Context
-from rummy500.bots.mcts import ENOUGH_WORLDS, MIN_WORLDS, MctsBot, paired
+from rummy500.bots.mcts import ENOUGH_WORLDS, MIN_WORLDS, MctsBot, Paired, paired
 from rummy500.bots.sampling import sample_deal
 from rummy500.deal import Deal
 from rummy500.game import Game
 from rummy500.kinds import Phase
-from rummy500.moves import DISCARD, DRAW, TAKE, Move
+from rummy500.moves import DISCARD, DRAW, LAYOFF, MELD, TAKE, Move
 from rummy500.view import PlayerView
 
 
@@ -29,6 +29,21 @@ def discard_position() -> PlayerView:
         if view.phase == Phase.PLAY and move.kind == DISCARD and len(discards) >= 4:
             return view
         game.play(move)
+
+
+def meld_position() -> PlayerView:
+    """A view of the seat to move when ``expert`` would lay a meld down (not a card it
+    just took from the pile, which it must use)."""
+    for seed in range(40):
+        game = Game(seed=seed)
+        bots = [make_bot("expert", seat) for seat in range(2)]
+        while not game.finished:
+            view = game.view(game.turn)
+            move = bots[game.turn].choose(view)
+            if view.phase == Phase.PLAY and move.kind == MELD and view.must_use < 0:
+                return view
+            game.play(move)
+    raise AssertionError("no meld found")
 
 
 class Scripted(MctsBot):
@@ -122,3 +137,37 @@ def test_a_playout_values_the_hands_after_one_round_of_turns() -> None:
         turns = [m for m in deal.moves[played:] if m.kind in (DRAW, TAKE)]
         assert len(turns) == view.players and deal.phase == Phase.DRAW
     assert leaves  # deals that ended sooner are scored as they end
+
+
+class Valued(MctsBot):
+    """``mcts`` whose playouts value a sampled deal by what the searching seat holds:
+    ``per_card`` points for each card still in hand."""
+
+    def __init__(self, per_card: float) -> None:
+        super().__init__(1, worlds=16)
+        self.per_card = per_card
+        self.searched: list[Move] = []
+
+    def search(self, view: PlayerView, ctx: Context, moves: list[Move], deadline: float
+               ) -> list[Paired]:
+        self.searched = list(moves)
+        return super().search(view, ctx, moves, deadline)
+
+    def playout_value(self, deal: Deal, view: PlayerView) -> float:
+        return self.per_card * deal.hands[view.seat].bit_count()
+
+
+def test_laying_down_is_searched_against_keeping_the_melds_in_hand() -> None:
+    view = meld_position()
+    expert = make_bot("expert", 0).decide(view).move
+    assert expert.kind == MELD
+    holding = Valued(+5.0).decide(view)  # cards in hand are worth more: it keeps them
+    bot = Valued(+5.0)
+    bot.decide(view)
+    first, *holds = bot.searched
+    assert first == expert and len(holds) == 2
+    assert all(move.kind == DISCARD for move in holds)
+    assert holding.move in holds and "keeps its cards in hand" in holding.reason
+    melding = Valued(-5.0).decide(view)  # cards in hand cost: it lays the meld down
+    assert melding.move == expert and "sampled deals" in melding.reason
+    assert melding.move.kind in (MELD, LAYOFF)

@@ -378,6 +378,13 @@ class ExpertBot(Bot):
                 return Decision(move, "uses the card it took from the pile")
         return Decision(moves[0], "keeps a way to use the card it took from the pile")
 
+    def holding_discards(self, ctx: Context, moves: list[Move]
+                         ) -> list[tuple[float, Move, str]]:
+        """Each legal discard with its value, best first, with every meld it would lay
+        down this turn kept in hand instead (what a search weighs against melding)."""
+        melds, holding = self._play_plan(ctx)
+        return self.discard_options(ctx, moves, set(melds) | holding)
+
     def discard_options(self, ctx: Context, moves: list[Move],
                         holding: set[tuple[int, ...]] | None = None,
                         ) -> list[tuple[float, Move, str]]:
