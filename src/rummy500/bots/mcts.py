@@ -28,7 +28,7 @@ that beat it by more than ``confidence`` standard errors: with few samples,
 noise alone would otherwise pull it off good moves.
 
 When ``expert`` would lay a meld down or lay a card off, that move is searched against
-the ``HOLDS`` discards ``expert`` rates best with its melds kept in hand: whether to put
+the ``holds`` discards ``expert`` rates best (``HOLDS``, 2) with its melds kept in hand: whether to put
 cards down now is a real choice, which ``expert`` makes by rule. Moves with no
 real choice (rummy claims, the only legal move, using a card just taken from the pile)
 are ``expert``'s, at once.
@@ -135,7 +135,7 @@ class MctsBot(Bot):
     def __init__(self, seed: int | None = None, time_budget: float = 1.0, *,
                  candidates: int = MAX_CANDIDATES, margin: float = MARGIN,
                  worlds: int | None = None, horizon: int | None = HORIZON,
-                 confidence: float = CONFIDENCE) -> None:
+                 confidence: float = CONFIDENCE, holds: int = HOLDS) -> None:
         """``worlds`` fixes the most sampled deals a search plays, in place of the time
         budget (it still stops sooner when the expert's choice is the only move left in
         the search): then the same seed gives the same moves on any machine. Without it a
@@ -144,6 +144,7 @@ class MctsBot(Bot):
         self.worlds = worlds
         self.horizon = horizon
         self.confidence = confidence
+        self.holds = holds
         self.expert = ExpertBot(self.rng.getrandbits(63), time_budget)
         self.playout = ExpertBot(0, time_budget, light=True)
         self.candidates = candidates
@@ -165,8 +166,8 @@ class MctsBot(Bot):
             kind = decision.move.kind
             if kind == DISCARD:
                 chosen = self._best_of(self.expert.discard_options(ctx, moves))
-            elif kind in (MELD, LAYOFF) and view.must_use < 0:
-                holds = self.expert.holding_discards(ctx, moves)[:HOLDS]
+            elif kind in (MELD, LAYOFF) and view.must_use < 0 and self.holds:
+                holds = self.expert.holding_discards(ctx, moves)[:self.holds]
                 if not holds:
                     return decision
                 chosen = [(0.0, decision.move, decision.reason), *holds]
