@@ -28,10 +28,10 @@ that beat it by more than ``confidence`` standard errors: with few samples,
 noise alone would otherwise pull it off good moves.
 
 When ``expert`` would lay a meld down or lay a card off, that move is searched against
-the ``holds`` discards ``expert`` rates best (``HOLDS``, 2) with its melds kept in hand: whether to put
-cards down now is a real choice, which ``expert`` makes by rule. Moves with no
-real choice (rummy claims, the only legal move, using a card just taken from the pile)
-are ``expert``'s, at once.
+the ``holds`` discards ``expert`` rates best (``HOLDS``, 2) with its melds kept in hand:
+whether to put cards down now is a real choice, which ``expert`` makes by rule. Moves
+with no real choice (rummy claims, the only legal move, using a card just taken from the
+pile) are ``expert``'s, at once.
 """
 
 from __future__ import annotations
@@ -66,12 +66,13 @@ over the 400 duplicate pairs of docs/strength.md's rows at 32 sampled deals, ``m
 less ``expert`` +14.4 a deal against +14.0 with two rounds in ``classic``, +15.9 against
 +8.2 in ``wild``; three rounds did worse than two. ``expert``'s valuation of a hand
 judges it better than ``expert``'s play carried on further does."""
-ENOUGH_WORLDS = 128
+ENOUGH_WORLDS = 32
 """Sampled deals after which a search bounded by time stops before its time is up.
 
-Beyond 32 sampled deals a search finds no better moves that a tournament can tell: 128
-gave +11.5 a deal (3.3 to 19.8) against 32's +14.2 (6.2 to 22.2) over the same 100
-``classic`` pairs. The cap spares the player the wait of a full second at every turn."""
+So the default search is the one docs/strength.md measures at ``--worlds 32`` (when its
+second does not run out first). More found no better moves that a tournament can tell:
+128 sampled deals gave +11.5 a deal against ``expert`` (3.3 to 19.8) against +14.3 for
+32 over the same 100 ``classic`` pairs, in four times the time."""
 MIN_WORLDS = 8
 """Sampled deals every move is played in before any is left out of the search."""
 DROP = 1.5
