@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     variants = [(text, parse_variant(text)) for text in args.variant]
     try:
         rules = find_preset(args.preset)
-        players = args.players or (4 if rules.partnership else 2)
+        players = args.players or rules.default_players
         spec = TournamentSpec(("mcts", "expert"), players, rules, seed=args.seed,
                               deals=args.deals, worlds=args.worlds or None,
                               workers=args.workers)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable, Iterable
 
 from rummy500.bots import make_bot
 from rummy500.bots.context import Context
@@ -18,32 +19,37 @@ from rummy500.moves import DISCARD, DRAW, LAYOFF, MELD, TAKE, Move
 from rummy500.view import PlayerView
 
 
-def discard_position() -> PlayerView:
-    """A view of the seat to move, about to discard one of several cards."""
-    game = Game(seed=7)
-    bots = [make_bot("expert", seat) for seat in range(2)]
-    while True:
-        view = game.view(game.turn)
-        move = bots[game.turn].choose(view)
-        discards = [m for m in view.legal_moves() if m.kind == DISCARD]
-        if view.phase == Phase.PLAY and move.kind == DISCARD and len(discards) >= 4:
-            return view
-        game.play(move)
-
-
-def meld_position() -> PlayerView:
-    """A view of the seat to move when ``expert`` would lay a meld down (not a card it
-    just took from the pile, which it must use)."""
-    for seed in range(40):
+def expert_position(wanted: Callable[[PlayerView, Move], bool], seeds: Iterable[int]
+                    ) -> PlayerView:
+    """The first view, in games of ``expert`` bots with these seeds, where ``wanted``
+    holds for the view of the seat to move and the move ``expert`` makes there."""
+    for seed in seeds:
         game = Game(seed=seed)
         bots = [make_bot("expert", seat) for seat in range(2)]
         while not game.finished:
             view = game.view(game.turn)
             move = bots[game.turn].choose(view)
-            if view.phase == Phase.PLAY and move.kind == MELD and view.must_use < 0:
+            if wanted(view, move):
                 return view
             game.play(move)
-    raise AssertionError("no meld found")
+    raise AssertionError("no such position in these games")
+
+
+def discard_position() -> PlayerView:
+    """A view of the seat to move, about to discard one of several cards."""
+    return expert_position(
+        lambda view, move: (view.phase == Phase.PLAY and move.kind == DISCARD
+                            and sum(m.kind == DISCARD for m in view.legal_moves()) >= 4),
+        seeds=(7,))
+
+
+def meld_position() -> PlayerView:
+    """A view of the seat to move when ``expert`` would lay a meld down (not a card it
+    just took from the pile, which it must use)."""
+    return expert_position(
+        lambda view, move: (view.phase == Phase.PLAY and move.kind == MELD
+                            and view.must_use < 0),
+        seeds=range(40))
 
 
 class Scripted(MctsBot):
@@ -161,9 +167,8 @@ def test_laying_down_is_searched_against_keeping_the_melds_in_hand() -> None:
     view = meld_position()
     expert = make_bot("expert", 0).decide(view).move
     assert expert.kind == MELD
-    holding = Valued(+5.0).decide(view)  # cards in hand are worth more: it keeps them
     bot = Valued(+5.0)
-    bot.decide(view)
+    holding = bot.decide(view)  # cards in hand are worth more: it keeps them
     first, *holds = bot.searched
     assert first == expert and len(holds) == 2
     assert all(move.kind == DISCARD for move in holds)

@@ -114,6 +114,12 @@ class Rules:
             return self.joker_points
         return 15 if self.jokers == "wild" else 20
 
+    @property
+    def default_players(self) -> int:
+        """The players a table of these rules has when none are named: four for a
+        partnership game (two sides), else two."""
+        return 4 if self.partnership else 2
+
     def deck_count(self, players: int) -> int:
         if self.decks == "auto":
             return 1 if players <= 4 else 2

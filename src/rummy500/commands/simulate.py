@@ -18,7 +18,7 @@ from ..errors import BadInputError, OptionsError
 from ..game import Game
 from ..narrate import side_name, value_text
 from ..record import game_record
-from ..rules import Rules, RulesError
+from ..rules import RulesError
 from ..simulation import (
     ENDINGS,
     DealOutcome,
@@ -72,10 +72,6 @@ def make_progress(errors: Console, deals: int) -> Progress:
     return progress
 
 
-def default_players(rules: Rules) -> int:
-    return 4 if rules.partnership else 2
-
-
 fail = partial(failure, "simulate")
 """Say why the command cannot go on; its exit status."""
 
@@ -83,7 +79,7 @@ fail = partial(failure, "simulate")
 def run(args: argparse.Namespace) -> int:
     try:
         rules = rules_from_options(args.preset, args.option)
-        players = args.players if args.players is not None else default_players(rules)
+        players = args.players if args.players is not None else rules.default_players
         rules.check_players(players)
         bots = bot_names_for(args.bot, players)
     except (RulesError, SimulationError) as error:

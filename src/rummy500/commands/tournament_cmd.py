@@ -73,7 +73,7 @@ fail = partial(failure, "tournament")
 def run(args: argparse.Namespace) -> int:
     try:
         rules = rules_from_options(args.preset, args.option)
-        players = args.players if args.players is not None else (4 if rules.partnership else 2)
+        players = args.players if args.players is not None else rules.default_players
         names = tuple(name.strip() for name in args.bots.split(",") if name.strip())
         games = args.games if args.games is not None else (0 if args.deals else 100)
         sprt = (Sprt.parse(args.sprt, args.sprt_alpha, args.sprt_beta)

@@ -84,7 +84,7 @@ class Teller:
 def run(args: argparse.Namespace) -> int:
     try:
         rules = rules_from_options(args.preset, args.option)
-        players = args.players if args.players is not None else (4 if rules.partnership else 2)
+        players = args.players if args.players is not None else rules.default_players
         rules.check_players(players)
         names = bot_names_for(args.bot, players)
     except (RulesError, SimulationError) as error:

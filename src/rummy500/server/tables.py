@@ -29,7 +29,7 @@ def table_spec(data: dict[str, Any], *, allow_seeds: bool = False) -> tuple[Spec
         rules = rules_from_record(rules_data)
     except (RulesError, TypeError, ValueError) as error:
         raise ApiError(400, "bad_rules", f"rules: {error}") from None
-    players = data.get("players", 4 if rules.partnership else 2)
+    players = data.get("players", rules.default_players)
     if not isinstance(players, int) or isinstance(players, bool):
         raise ApiError(400, "bad_players", "players must be a whole number")
     try:

@@ -152,7 +152,7 @@ class TableSettings:
 
 def default_players(preset: str) -> int:
     rules = PRESETS.get(preset)
-    return 4 if rules is not None and rules.partnership else 2
+    return rules.default_players if rules is not None else 2
 
 
 def people_seats(players: int, people: int, partnership: bool) -> list[int]:
