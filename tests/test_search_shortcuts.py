@@ -4,6 +4,7 @@ between decisions."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import subprocess
@@ -14,12 +15,16 @@ from pathlib import Path
 import pytest
 
 from rummy500.bots import context as context_module
-from rummy500.bots import face_pairs, face_shapes, handeval, make_bot, table_facts
+from rummy500.bots import face_pairs, face_shapes, handeval, leftovers, make_bot, table_facts
+from rummy500.bots.base import Decision
 from rummy500.bots.context import Context
+from rummy500.bots.expert import ExpertBot
 from rummy500.bots.handeval import Evaluator
+from rummy500.bots.leftovers import LeftoverValues
 from rummy500.cards import face_of, iter_bits
 from rummy500.game import Game
 from rummy500.kinds import Phase
+from rummy500.melds import ACE_HIGH
 from rummy500.rules import PRESETS
 from rummy500.view import PlayerView
 
@@ -96,9 +101,119 @@ def test_table_facts_are_those_of_the_table_even_after_the_cache_starts_afresh()
         worked_out = table_facts._work_out(view.melds)
         assert facts[:-1] == worked_out[:-1]  # all but what the evaluators filled in
         table_facts._TABLES.clear()
+        table_facts._BY_MELDS.clear()
         assert table_facts.table_facts(view.melds)[:-1] == worked_out[:-1]
         seen += bool(view.melds)
     assert seen > 10  # tables with melds were met
+
+
+def test_equal_tables_share_their_facts() -> None:
+    seen = 0
+    for view in views_met("classic", 2, 4, 120):
+        twins = tuple(meld._replace() for meld in view.melds)  # equal melds, new objects
+        assert all(twin is not meld for twin, meld in zip(twins, view.melds, strict=True))
+        assert table_facts.table_facts(twins) is table_facts.table_facts(view.melds)
+        seen += bool(view.melds)
+    assert seen > 10
+
+
+def plain_lay_off(values: LeftoverValues, naturals: int) -> tuple[int, float]:
+    """What lays off from ``naturals``, a suit and a run step at a time."""
+    laid = 0
+    value = 0.0
+    for rank, (open_faces, room) in values.set_open.items():
+        for suit in range(4):
+            face = suit << 4 | rank
+            if room > 0 and open_faces >> face & 1:
+                card = face if naturals >> face & 1 else face + 64
+                if naturals >> card & 1:
+                    laid |= 1 << card
+                    value += values.rank_value[rank]
+                    room -= 1
+    for suit, lo, hi in values.runs:
+        for step in (-1, 1):
+            while True:
+                pos = lo - 1 if step < 0 else hi + 1
+                if (pos < 1 or pos > ACE_HIGH or (step < 0 and lo == 2 and hi == ACE_HIGH)
+                        or (step > 0 and hi == 13 and lo == 1)):
+                    break
+                face = suit << 4 | (1 if pos == ACE_HIGH else pos)
+                free = naturals & ~laid
+                card = face if free >> face & 1 else face + 64
+                if not free >> card & 1:
+                    break
+                laid |= 1 << card
+                value += values.points.low_ace if pos == 1 else values.rank_value[pos]
+                lo, hi = (pos, hi) if step < 0 else (lo, pos)
+    return laid, value
+
+
+@pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("classic", 5),
+                                                 ("simplified", 6)])
+def test_lay_offs_are_those_found_a_suit_at_a_time(preset: str, players: int) -> None:
+    rng = random.Random(7)
+    checked = 0
+    for view in views_met(preset, players, 9, 150):
+        evaluator = Context(view, light=True).evaluator
+        if not evaluator.fit_faces:
+            continue
+        pack = view.unseen() | view.hand
+        for _ in range(20):
+            naturals = 0
+            for card in rng.sample(list(iter_bits(pack)), 9):
+                if card & 15 != 15:
+                    naturals |= 1 << card
+            assert evaluator._lay_off(naturals) == plain_lay_off(evaluator, naturals)
+            checked += 1
+    assert checked > 200
+
+
+@pytest.mark.parametrize(("preset", "players"), SETTINGS)
+def test_evaluators_of_the_same_counts_share_their_odds_and_value_alike(
+        preset: str, players: int) -> None:
+    rng = random.Random(5)
+    for view in views_met(preset, players, 13, 30):
+        ctx = Context(view, light=True)
+        know = ctx.know
+        ctx.evaluator.value(view.hand)  # the odds worked out against the view's table
+        counts = (know.live, know.pool, know.pile_count, ctx.draws, ctx.stuck)
+        bare = Evaluator(ctx.rules, ctx.points, (), *counts, know.unseen, None, know.pile_cards)
+        assert bare._pair_gain is ctx.evaluator._pair_gain
+        plain = Evaluator(ctx.rules, ctx.points, (), *counts)  # shares nothing
+        assert plain._pair_gain is not bare._pair_gain
+        cards = list(iter_bits(view.hand | know.unseen))
+        for _ in range(4):
+            hand = sum(1 << card for card in rng.sample(cards, min(len(cards), 9)))
+            assert bare.value(hand) == plain.value(hand)
+            assert bare.leftovers_without(hand) == plain.leftovers_without(hand)
+
+
+class CountingExpert(ExpertBot):
+    """A light expert that counts the decisions it works out."""
+
+    def __init__(self) -> None:
+        super().__init__(0, light=True)
+        self.worked_out = 0
+
+    def _decide(self, view: PlayerView) -> Decision:
+        self.worked_out += 1
+        return super()._decide(view)
+
+
+@pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("persian", 4)])
+def test_a_light_expert_decides_a_view_met_again_as_the_first_time(
+        preset: str, players: int) -> None:
+    bot = CountingExpert()
+    for view in views_met(preset, players, 6, 40):
+        fresh = ExpertBot(0, light=True).decide(view)
+        assert bot.decide(view) == fresh
+        worked_out = bot.worked_out
+        assert bot.decide(dataclasses.replace(view)) == fresh  # an equal view: remembered
+        assert bot.worked_out == worked_out
+        # a view the remembered one is not (the next deal's): worked out afresh
+        later = dataclasses.replace(view, deal_number=view.deal_number + 1)
+        assert bot.decide(later) == ExpertBot(0, light=True).decide(later)
+        assert bot.worked_out == worked_out + 1
 
 
 def clear_shared_caches() -> None:
@@ -109,6 +224,8 @@ def clear_shared_caches() -> None:
         melds.clear()
     face_shapes._OUTS.clear()
     table_facts._TABLES.clear()
+    table_facts._BY_MELDS.clear()
+    leftovers._ODDS.clear()
 
 
 @pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("wild", 2),

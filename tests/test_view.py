@@ -133,6 +133,23 @@ def test_what_a_view_shows(config: tuple[str, dict[str, Any], int]) -> None:
                     view.position()
 
 
+def test_a_view_of_a_deal_gives_every_field_its_own_fact() -> None:
+    rules = make_rules("classic", rummy_calls=True)
+    for game, deal in positions(rules, 3, seed=4, count=40):
+        for seat in range(3):
+            view = view_of(deal, seat, tuple(game.totals), 7)
+            assert view == PlayerView(
+                rules=deal.rules, players=deal.players, seat=seat, dealer=deal.dealer,
+                turn=deal.turn, phase=deal.phase, hand=deal.hands[seat],
+                hand_sizes=tuple(hand.bit_count() for hand in deal.hands),
+                stock_count=len(deal.stock), pile=tuple(deal.pile), melds=tuple(deal.melds),
+                known=tuple(deal.known), must_use=deal.must_use, credit=tuple(deal.credit),
+                totals=tuple(game.totals), deal_number=7, history=tuple(deal.moves),
+                movers=tuple(deal.movers), discarder=deal.discarder,
+                idle_turns=deal.idle_turns, progress=deal.progress, restocks=deal.restocks,
+                passed=tuple(deal.passed))
+
+
 def test_a_view_is_frozen() -> None:
     view = Game(make_rules("classic"), 2, seed=1).view(0)
     with pytest.raises(dataclasses.FrozenInstanceError):

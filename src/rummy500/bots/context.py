@@ -61,7 +61,7 @@ class Context:
             self.stuck = 1.0
         self.evaluator = Evaluator(rules, self.points, view.melds, know.live, know.pool,
                                    know.pile_count, self.draws, self.stuck, know.unseen,
-                                   know.table)
+                                   know.table, know.pile_cards)
         self.table_fits = know.table.fit_faces
         self.joker_room = know.table.joker_set_open
         self.pile_faces = know.pile_faces & ~(1 << JOKER)

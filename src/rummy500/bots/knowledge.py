@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ..cards import JOKER, JOKER_MASK, make_pack
 from ..moves import DISCARD, DRAW, TAKE
@@ -96,14 +97,15 @@ class Knowledge:
         self.seat = view.seat
         rules = view.rules
         table = table_facts(view.melds)
-        seen = view.hand | table.cards
         pile_count = [0] * 64
         pile_faces = 0
+        pile_cards = 0
         for card in view.pile:
-            seen |= 1 << card
+            pile_cards |= 1 << card
             face = JOKER if card & 15 == 15 else card & 63
             pile_count[face] += 1
             pile_faces |= 1 << face
+        seen = view.hand | table.cards | pile_cards
         for cards in view.known:
             seen |= cards
         self.table: TableFacts = table
@@ -121,16 +123,21 @@ class Knowledge:
         live[JOKER] = (unseen & JOKER_MASK).bit_count()
         self.live = live
         """Per face (JOKER for jokers), the copies still unseen."""
-        self.unknown = tuple(
-            max(0, size - known.bit_count()) for size, known in zip(view.hand_sizes, view.known,
-                                                                    strict=True)
-        )
-        """Per seat, how many of its cards nobody else knows."""
         self.pile_count = pile_count
         """Per face, the copies in the pile."""
         self.pile_faces = pile_faces
         """The faces in the pile (JOKER's bit for a joker)."""
+        self.pile_cards = pile_cards
+        """The cards in the pile."""
         self._public: PublicState | None = None
+
+    @cached_property
+    def unknown(self) -> tuple[int, ...]:
+        """Per seat, how many of its cards nobody else knows (worked out on first use: a
+        light reckoning may never ask)."""
+        view = self.view
+        return tuple([max(0, size - known.bit_count())
+                      for size, known in zip(view.hand_sizes, view.known, strict=True)])
 
     @property
     def public(self) -> PublicState:

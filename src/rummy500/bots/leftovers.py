@@ -6,7 +6,9 @@ card would complete count their points times the chance of that card coming (cou
 the live copies); dead cards risk being caught in hand; wild jokers go where they add
 most. Values are kept per set of cards, and a search asks for many sets one card apart:
 :meth:`LeftoverValues.leftovers_without` and :meth:`LeftoverValues.leftover_with` find
-what lays off and the pairs once for them all, and add up the very same sums.
+what lays off and the pairs once for them all, and add up the very same sums. What depends
+on the live cards alone (each pair's odds) is shared by the evaluators of the same counts
+met one after another (:func:`odds_of`).
 """
 
 from __future__ import annotations
@@ -31,10 +33,45 @@ from .table_facts import RULE_SETS_KEPT, TableFacts, table_facts
 
 PILE_REACH = 0.45
 """The chance that a live card lying in the pile can still be had by a deep take."""
+PILE_MISS = [math.pow(1.0 - PILE_REACH, copies) for copies in range(16)]
+"""The chance that none of this many live copies in the pile is had."""
 LAID_KEPT = 2_000
 """The most hands whose lay-offs one table keeps (then it starts afresh)."""
+ODDS_KEPT = 4
+"""The most counts of live cards whose odds are kept, the latest: the views of a seat
+within one turn come one after another, and keeping more costs the garbage collector more
+than it saves."""
+RANK_BITS = 1 | 1 << 16 | 1 << 32 | 1 << 48
+"""The faces of rank 0 in the four suits (shifted by a rank: that rank's)."""
 
 _RANK_VALUES: dict[Points, list[int]] = {}
+
+Odds = tuple[dict[tuple[int, ...], float], dict[int, float], list[float], list[float],
+             dict[int, list[tuple[float, int, int, int]]]]
+"""What :class:`LeftoverValues` works out from the live cards alone, whatever the table:
+the chance of each set of outs, the gain of each pair, each face's dead weight and the loss
+of a dead card of it, and the pairs of each set of faces (best first)."""
+OddsKey = tuple[Points, int, int, float, float]
+"""The points, the unseen cards, the pile's cards, ``draws`` and ``stuck``: all
+:data:`Odds` depend on."""
+
+_ODDS: dict[OddsKey, Odds] = {}
+""":data:`Odds` of the latest counts met (oldest first): the views of a seat within one
+turn (a meld laid, a card laid off) count the same live cards."""
+
+
+def odds_of(key: OddsKey | None) -> Odds:
+    """The odds kept for ``key``, or new ones (kept for it, unless it is None)."""
+    found = None if key is None else _ODDS.get(key)
+    if found is None:
+        found = ({}, {}, [-1.0] * 64, [-1.0] * 64, {})
+        if key is not None:
+            if len(_ODDS) >= ODDS_KEPT:
+                for oldest in _ODDS:  # (another thread may have taken it already)
+                    _ODDS.pop(oldest, None)
+                    break
+            _ODDS[key] = found
+    return found
 
 
 class LeftoverValues:
@@ -52,9 +89,13 @@ class LeftoverValues:
         stuck: float,
         unseen: int | None = None,
         table: TableFacts | None = None,
+        pile: int | None = None,
     ) -> None:
-        """``unseen``: the cards ``live`` counts (each face's copies), if known: then they
-        are counted from it, as bits; ``table``: the facts of ``melds``, if known."""
+        """``unseen``: the cards ``live`` counts (each face's copies, ``pool`` in all), if
+        known: then they are counted from it, as bits; ``table``: the facts of ``melds``, if
+        known; ``pile``: the cards ``pile_count`` counts, if known: with ``unseen``, what
+        depends on the live cards alone is shared with evaluators of the same counts made
+        lately (see :func:`odds_of`)."""
         self.rules = rules
         self._unseen = unseen
         self.points = points
@@ -88,11 +129,11 @@ class LeftoverValues:
         self.rank_value = rank_value
         """Points per rank (ace high at 14): shared by every evaluator of these points."""
         self._leaf: dict[int, float] = {}
-        self._chance_memo: dict[tuple[int, ...], float] = {}
-        self._pair_gain: dict[int, float] = {}
-        self._dead = [-1.0] * 64
-        self._loss = [-1.0] * 64
-        """Per face, what a dead card of it costs (``stuck`` times its points, weighted)."""
+        self._chance_memo, self._pair_gain, self._dead, self._loss, self._pairs = odds_of(
+            None if unseen is None or pile is None else (points, unseen, pile, draws, stuck))
+        """:meth:`chance` by outs, :meth:`_gain` by pair, :meth:`_dead_weight` and what a
+        dead card costs (``stuck`` times its points, weighted) by face, :meth:`_partials`
+        by faces (never changed by their users)."""
         self._joker_values: dict[int, float] = {}
         """:meth:`_jokers_left` by ``jokers << 1 | others``."""
         self._with_base: tuple[int, bool, int, int, list[tuple[float, int, int, int]], int,
@@ -261,14 +302,12 @@ class LeftoverValues:
         if laid_value is not None:
             value += laid_value
         used = 0
-        kept: list[tuple[float, int, int, int]] = []
         for pair in pairs:  # the pairs of the smaller hand, in the same order
             both = pair[3]
             if both & gone or used & both:
                 continue
             used |= both
             value += pair[0]
-            kept.append(pair)
         faces &= ~gone
         lone = faces & ~used
         while lone:
@@ -281,7 +320,8 @@ class LeftoverValues:
             value -= loss
         if jokers:
             if self.wild:
-                value += self._wild_jokers(jokers, [pair[:3] for pair in kept],
+                kept = [pair for pair in pairs if not pair[3] & gone]
+                value += self._wild_jokers(jokers, self._kept(kept),
                                            self._dead_values(faces & ~used))
             else:
                 value += self._jokers_left(jokers, bool(faces))
@@ -348,44 +388,43 @@ class LeftoverValues:
         value = 0.0
         rank_value = self.rank_value
         low_ace = self.points.low_ace
+        held = (naturals | naturals >> 64) & NATURAL_MASK
         for rank, (open_faces, room) in self.set_open.items():
-            for suit in range(4):
-                if room <= 0:
-                    break
-                face = suit << 4 | rank
-                if open_faces >> face & 1:
-                    card = face if naturals >> face & 1 else face + 64
-                    if naturals >> card & 1:
-                        laid |= 1 << card
-                        value += rank_value[rank]
-                        room -= 1
+            # the faces of the rank the set takes, by suit, each the first copy held
+            fits = open_faces & held & RANK_BITS << rank
+            while fits and room > 0:
+                low = fits & -fits
+                fits ^= low
+                laid |= low if naturals & low else low << 64
+                value += rank_value[rank]
+                room -= 1
         for suit, lo, hi in self.runs:
             base = suit << 4
             while lo > 1 and not (lo == 2 and hi == ACE_HIGH):
                 pos = lo - 1
-                card = self._held(naturals & ~laid, base | pos)
-                if card < 0:
+                face = base | pos
+                free = naturals & ~laid
+                if free >> face & 1:
+                    laid |= 1 << face
+                elif free >> face >> 64 & 1:
+                    laid |= 1 << face << 64
+                else:
                     break
-                laid |= 1 << card
                 value += low_ace if pos == 1 else rank_value[pos]
                 lo = pos
             while hi < ACE_HIGH and not (hi == 13 and lo == 1):
                 pos = hi + 1
-                card = self._held(naturals & ~laid, base | (1 if pos == ACE_HIGH else pos))
-                if card < 0:
+                face = base | (1 if pos == ACE_HIGH else pos)
+                free = naturals & ~laid
+                if free >> face & 1:
+                    laid |= 1 << face
+                elif free >> face >> 64 & 1:
+                    laid |= 1 << face << 64
+                else:
                     break
-                laid |= 1 << card
                 value += rank_value[pos]
                 hi = pos
         return laid, value
-
-    @staticmethod
-    def _held(cards: int, face: int) -> int:
-        if cards >> face & 1:
-            return face
-        if cards >> (face + 64) & 1:
-            return face + 64
-        return -1
 
     def chance(self, outs: tuple[int, ...]) -> float:
         """The chance of getting one of the faces ``outs`` before the deal ends."""
@@ -398,13 +437,17 @@ class LeftoverValues:
             live += self.live[face]
             in_pile += self.pile_count[face]
         miss = math.pow(1.0 - min(1.0, live / self.pool), self.draws)
-        miss *= math.pow(1.0 - PILE_REACH, in_pile)
+        miss *= PILE_MISS[in_pile] if in_pile < len(PILE_MISS) else \
+            math.pow(1.0 - PILE_REACH, in_pile)
         found = self._chance_memo[outs] = 1.0 - miss
         return found
 
     def _partials(self, faces: int) -> list[tuple[float, int, int, int]]:
         """Pairs of faces one card short of a meld, best first: (gain, a, b, both faces'
         bits)."""
+        known = self._pairs.get(faces)
+        if known is not None:
+            return known
         candidates = PAIRS_OF.get(faces)
         if candidates is None:
             candidates = pairs_of(faces)
@@ -418,6 +461,7 @@ class LeftoverValues:
                 found.append((gain, a, b, both))
         if len(found) > 1:
             found.sort(reverse=True)
+        self._pairs[faces] = found
         return found
 
     def _gain(self, a: int, b: int) -> float:

@@ -45,6 +45,10 @@ class TableFacts(NamedTuple):
 
 
 _TABLES: dict[tuple[int, ...], tuple[tuple[Meld, ...], TableFacts]] = {}
+_BY_MELDS: dict[tuple[Meld, ...], TableFacts] = {}
+"""The same facts by the melds themselves: sampled deals of one search lay equal melds as
+new objects (the searching seat's meld after a take, in every deal), and equal tables
+share their facts, what lays off from a hand included."""
 
 
 def table_facts(melds: tuple[Meld, ...] | list[Meld]) -> TableFacts:
@@ -55,10 +59,16 @@ def table_facts(melds: tuple[Meld, ...] | list[Meld]) -> TableFacts:
     # identity check covers a table met again after the cache started afresh
     if found is not None and all(map(is_, found[0], melds)):
         return found[1]
-    facts = _work_out(melds)
+    kept = tuple(melds)
+    facts = _BY_MELDS.get(kept)
+    if facts is None:
+        facts = _work_out(melds)
+        if len(_BY_MELDS) >= TABLES_KEPT:
+            _BY_MELDS.clear()
+        _BY_MELDS[kept] = facts
     if len(_TABLES) >= TABLES_KEPT:
         _TABLES.clear()
-    _TABLES[key] = (tuple(melds), facts)
+    _TABLES[key] = (kept, facts)
     return facts
 
 
