@@ -1,12 +1,12 @@
 """``mcts`` with changed search parameters, each against ``expert`` on the same duplicate deals.
 
-Each variant sets keyword arguments of :class:`~rummy500.bots.mcts.MctsBot` (``horizon``,
-``holds``, ``confidence``, ``candidates``, ``margin``); it plays ``mcts`` against
-``expert`` exactly as ``rummy500 tournament --bots mcts,expert`` does, with the same
-seed, so every variant meets the very same pack orders. The report gives, per variant,
-``mcts`` less ``expert`` per deal over the duplicate pairs, and for each variant after the
-first its difference from the first, pair by pair, with a 95% interval: the measure of
-whether a change to the search pays.
+Each variant sets search arguments of :class:`~rummy500.bots.mcts.MctsBot` (``horizon``,
+``holds``, ``confidence``, ``candidates``, ``margin``, ``light``: ``SEARCH_OPTIONS``); it
+plays ``mcts`` against ``expert`` exactly as ``rummy500 tournament --bots mcts,expert``
+does, with the same seed, so every variant meets the very same pack orders. The report
+gives, per variant, ``mcts`` less ``expert`` per deal over the duplicate pairs, and for
+each variant after the first its difference from the first, pair by pair, with a 95%
+interval: the measure of whether a change to the search pays.
 
 Run (the figures of docs/strength.md's "What made `mcts` stronger"):
 
@@ -15,8 +15,8 @@ Run (the figures of docs/strength.md's "What made `mcts` stronger"):
 
 ``--variant NAME=VALUE,...`` (``now``: the defaults), ``--preset``, ``--players``,
 ``--deals``, ``--seed``, ``--worlds`` (32; 0 for the time budget), ``--workers``,
-``--json``. The tournament's worker processes are forked from this one, so they play
-the variant set here.
+``--json``. Each variant is the tournament's ``bot_options`` for ``mcts``, so worker
+processes play it too.
 """
 
 from __future__ import annotations
@@ -24,68 +24,55 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-import rummy500.tournament as tournament
-from rummy500 import bots
-from rummy500.bots import Bot
-from rummy500.bots.mcts import MctsBot
+from rummy500.bots.mcts import SEARCH_OPTIONS, search_options
+from rummy500.errors import OptionsError
 from rummy500.rules import find_preset
 from rummy500.tournament import TournamentSpec, mean_ci, run_tournament
-
-KNOBS = {"horizon": int, "holds": int, "confidence": float, "candidates": int, "margin": float}
-"""The MctsBot arguments a variant may set, with their types."""
 
 Variant = dict[str, float]
 
 
 def parse_variant(text: str) -> Variant:
-    """``now`` (the defaults) or ``name=value,...`` over :data:`KNOBS`."""
+    """``now`` (the defaults) or ``name=value,...`` over ``SEARCH_OPTIONS``."""
     if text == "now":
         return {}
     variant: Variant = {}
     for part in text.split(","):
         name, sep, value = part.partition("=")
-        if not sep or name not in KNOBS:
+        if not sep or name not in SEARCH_OPTIONS:
             raise SystemExit(f"bench_mcts_variants: {part!r} is not NAME=VALUE with NAME one "
-                             f"of {', '.join(KNOBS)}")
+                             f"of {', '.join(SEARCH_OPTIONS)}")
         try:
-            variant[name] = KNOBS[name](value)
-        except ValueError:
-            raise SystemExit(f"bench_mcts_variants: {value!r} is not a value for {name}") from None
+            variant[name] = float(value)
+            search_options(variant)
+        except ValueError as error:  # OptionsError too
+            raise SystemExit(f"bench_mcts_variants: {value!r} is not a value for {name}"
+                             f"{': ' + str(error) if isinstance(error, OptionsError) else ''}"
+                             ) from None
     return variant
 
 
 def play(spec: TournamentSpec, variant: Variant, label: str, console: Console
          ) -> dict[str, Any]:
     """One tournament of ``mcts`` (with ``variant``) against ``expert``."""
-    plain = bots.make_bot
-
-    def make_bot(name: str, seed: int | None = None, budget: float = 1.0,
-                 worlds: int | None = None) -> Bot:
-        if name == "mcts":
-            return MctsBot(seed, budget, worlds=worlds, **variant)  # type: ignore[arg-type]
-        return plain(name, seed, budget, worlds)
-
     progress = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=console, transient=True,
                         disable=not console.is_terminal)
     task = progress.add_task("deals", total=None)
-    names = vars(tournament)  # the tournament's games ask its make_bot for their bots
-    names["make_bot"] = make_bot
-    try:
-        with progress:
-            result = run_tournament(
-                spec, lambda done, total: progress.update(task, completed=done, total=total))
-    finally:
-        names["make_bot"] = plain
+    spec = replace(spec, bot_options={"mcts": variant})
+    with progress:
+        result = run_tournament(
+            spec, lambda done, total: progress.update(task, completed=done, total=total))
     assert result.difference is not None
     data = result.as_dict()
-    return {"variant": label, "arguments": variant, "pairs": result.difference[2],
+    return {"variant": label, "arguments": search_options(variant), "pairs": result.difference[2],
             "difference": data["difference"], "seconds": data["seconds"],
             "decision_ms": data["bots"]["mcts"]["decision_ms"]}
 

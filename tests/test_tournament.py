@@ -129,6 +129,29 @@ def test_a_search_of_fixed_worlds_replays_exactly() -> None:
         run_tournament(spec(("mcts", "expert"), deals=1, worlds=0))
 
 
+def test_bot_options_reach_every_process_and_bad_ones_are_refused() -> None:
+    """``mcts`` searching one candidate and never whether to put cards down plays
+    ``expert``'s every move: each duplicate pair then comes out level, on two processes as
+    on one, while the search as it is does not."""
+    plain = {"mcts": {"candidates": 1, "holds": 0}}
+    level = run_tournament(spec(("mcts", "expert"), deals=3, seed=5, worlds=4, workers=2,
+                                bot_options=plain))
+    assert level.difference is not None and level.difference[2] == [0.0, 0.0, 0.0]
+    assert level.as_dict()["bot_options"] == {"mcts": {"candidates": 1, "holds": 0}}
+    searched = run_tournament(spec(("mcts", "expert"), deals=3, seed=5, worlds=4, workers=1))
+    assert searched.difference is not None and searched.difference[2] != [0.0, 0.0, 0.0]
+    assert "bot_options" not in searched.as_dict()
+    for options, words in (({"expert": {"holds": 1}}, "takes no search options"),
+                           ({"random": {}}, "does not play"),
+                           ({"mcts": {"depth": 3}}, "no search option 'depth'"),
+                           ({"mcts": {"holds": 1.5}}, "whole number"),
+                           ({"mcts": {"holds": -1}}, "from 0 to 20"),
+                           ({"mcts": {"margin": math.nan}}, "needs a number"),
+                           ({"mcts": {"light": "yes"}}, "needs a number")):
+        with pytest.raises(TournamentError, match=words):
+            run_tournament(spec(("mcts", "expert"), deals=1, bot_options=options))
+
+
 def test_command_line_refuses_an_empty_search(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tournament", "--bots", "mcts,expert", "--deals", "1", "--worlds", "0"]) == 2
     assert "at least one sampled deal" in capsys.readouterr().err

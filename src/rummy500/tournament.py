@@ -28,7 +28,7 @@ import math
 import os
 import random
 import time
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
@@ -65,6 +65,8 @@ class TournamentSpec:
     """For the bots that search: at most this many sampled deals a decision, in place of
     ``budget``, so that every move depends on the seed only and the tournament replays
     exactly on any machine."""
+    bot_options: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    """Per bot name, arguments of its search (``mcts``: see ``bots.mcts.SEARCH_OPTIONS``)."""
     workers: int = 2
     """Processes playing at once; at most the machine's cores are started."""
     max_deals: int = MAX_DEALS_PER_GAME
@@ -106,6 +108,13 @@ class TournamentSpec:
             check_worlds(self.worlds)
         except OptionsError as error:
             raise TournamentError(str(error)) from None
+        for name, options in self.bot_options.items():
+            if name not in self.bots:
+                raise TournamentError(f"options are given for {name}, who does not play")
+            try:
+                make_bot(name, 0, self.budget, self.worlds, options)
+            except OptionsError as error:
+                raise TournamentError(str(error)) from None
         if self.workers < 1:
             raise TournamentError("at least one worker process is needed")
         self.rules.check_players(self.players)
@@ -165,7 +174,7 @@ def play_one(spec: TournamentSpec, index: int, rotation: int) -> GameOutcome:
                 auto_deal=False)
     bots: list[Bot] = [
         make_bot(name, _rng(spec.seed, index, rotation, seat).getrandbits(63), spec.budget,
-                 spec.worlds)
+                 spec.worlds, spec.bot_options.get(name))
         for seat, name in enumerate(seating)
     ]
     times: dict[str, list[float]] = {name: [] for name in seating}
@@ -320,6 +329,8 @@ class TournamentResult:
             "seed": spec.seed,
             "budget": spec.budget,
             "worlds": spec.worlds,
+            **({"bot_options": {name: dict(options) for name, options in spec.bot_options.items()}}
+               if spec.bot_options else {}),
             "games": self.games,
             "draws": self.draws,
             "deals": self.deals,

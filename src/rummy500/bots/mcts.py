@@ -39,10 +39,11 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 from ..deal import Deal
-from ..errors import NotYourTurnError
+from ..errors import NotYourTurnError, OptionsError
 from ..game import winner_after
 from ..kinds import Phase
 from ..moves import DISCARD, LAYOFF, MELD, Move
@@ -98,6 +99,34 @@ MARGIN = 25.0
 """Candidates the expert rates more than this many points below its best are not searched."""
 
 
+SEARCH_OPTIONS: dict[str, tuple[type, float, float]] = {
+    "horizon": (int, 1, 50), "holds": (int, 0, 20), "confidence": (float, 0.0, 10.0),
+    "candidates": (int, 1, 20), "margin": (float, 0.0, 1000.0), "light": (bool, 0, 1)}
+"""The search arguments of :class:`MctsBot` that a caller may set by name: each one's type
+and its least and greatest values (``TournamentSpec.bot_options``,
+``benchmarks/bench_mcts_variants.py``)."""
+
+
+def search_options(options: Mapping[str, float]) -> dict[str, Any]:
+    """``options`` as :class:`MctsBot`'s keyword arguments, each of its type;
+    :class:`OptionsError` for a name it has not or a value it cannot take."""
+    arguments: dict[str, Any] = {}
+    for name, value in options.items():
+        if name not in SEARCH_OPTIONS:
+            raise OptionsError(f"mcts has no search option {name!r}; its options are: "
+                               f"{', '.join(SEARCH_OPTIONS)}")
+        kind, least, most = SEARCH_OPTIONS[name]
+        if not isinstance(value, int | float) or not math.isfinite(value):
+            raise OptionsError(f"the mcts option {name} needs a number, not {value!r}")
+        if kind is not float and value != int(value):
+            raise OptionsError(f"the mcts option {name} needs a whole number, not {value!r}")
+        if not least <= value <= most:
+            raise OptionsError(f"the mcts option {name} is from {least:g} to {most:g}, "
+                               f"not {value:g}")
+        arguments[name] = kind(value)
+    return arguments
+
+
 class Paired(NamedTuple):
     """A move's playout values against another move's, over the deals both were played in."""
 
@@ -136,18 +165,20 @@ class MctsBot(Bot):
     def __init__(self, seed: int | None = None, time_budget: float = 1.0, *,
                  candidates: int = MAX_CANDIDATES, margin: float = MARGIN,
                  worlds: int | None = None, horizon: int | None = HORIZON,
-                 confidence: float = CONFIDENCE, holds: int = HOLDS) -> None:
-        """``worlds`` fixes the most sampled deals a search plays, in place of the time
+                 confidence: float = CONFIDENCE, holds: int = HOLDS,
+                 light: bool = True) -> None:
+        """``light`` plays the playouts with ``expert``'s light reckoning (see :class:`ExpertBot`).
+        ``worlds`` fixes the most sampled deals a search plays, in place of the time
         budget (it still stops sooner when the expert's choice is the only move left in
-        the search): then the same seed gives the same moves on any machine. Without it a
-        search plays until the budget or ``ENOUGH_WORLDS`` sampled deals run out."""
+        the search): then the same seed gives the same moves on any machine. Without it
+        a search plays until the budget or ``ENOUGH_WORLDS`` sampled deals run out."""
         super().__init__(seed, time_budget)
         self.worlds = worlds
         self.horizon = horizon
         self.confidence = confidence
         self.holds = holds
         self.expert = ExpertBot(self.rng.getrandbits(63), time_budget)
-        self.playout = ExpertBot(0, time_budget, light=True)
+        self.playout = ExpertBot(0, time_budget, light=light)
         self.candidates = candidates
         self.margin = margin
         self.last_worlds = 0

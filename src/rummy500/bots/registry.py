@@ -3,7 +3,7 @@ using one bot does not pay for loading the others."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from ..errors import OptionsError
 from .base import Bot
@@ -12,31 +12,38 @@ MAX_WORLDS = 100_000
 """The most sampled deals a search may be told to play a decision."""
 
 
-def _random(seed: int | None, budget: float, worlds: int | None) -> Bot:
+Options = Mapping[str, float]
+"""Keyword arguments of a bot's search, by name (``mcts``: see ``SEARCH_OPTIONS``)."""
+
+
+def _random(seed: int | None, budget: float, worlds: int | None, options: Options) -> Bot:
     from .random_bot import RandomBot
 
     return RandomBot(seed, budget)
 
 
-def _simple(seed: int | None, budget: float, worlds: int | None) -> Bot:
+def _simple(seed: int | None, budget: float, worlds: int | None, options: Options) -> Bot:
     from .simple import SimpleBot
 
     return SimpleBot(seed, budget)
 
 
-def _expert(seed: int | None, budget: float, worlds: int | None) -> Bot:
+def _expert(seed: int | None, budget: float, worlds: int | None, options: Options) -> Bot:
     from .expert import ExpertBot
 
     return ExpertBot(seed, budget)
 
 
-def _mcts(seed: int | None, budget: float, worlds: int | None) -> Bot:
-    from .mcts import MctsBot
+def _mcts(seed: int | None, budget: float, worlds: int | None, options: Options) -> Bot:
+    from .mcts import MctsBot, search_options
 
-    return MctsBot(seed, budget, worlds=worlds)
+    return MctsBot(seed, budget, worlds=worlds, **search_options(options))
 
 
-_FACTORIES: dict[str, Callable[[int | None, float, int | None], Bot]] = {
+_TAKE_OPTIONS = frozenset({"mcts"})
+"""The bots whose search takes options."""
+
+_FACTORIES: dict[str, Callable[[int | None, float, int | None, Options], Bot]] = {
     "random": _random,
     "simple": _simple,
     "expert": _expert,
@@ -76,12 +83,15 @@ def check_worlds(worlds: object) -> int | None:
 
 
 def make_bot(name: str, seed: int | None = None, time_budget: float = 1.0,
-             worlds: int | None = None) -> Bot:
+             worlds: int | None = None, options: Options | None = None) -> Bot:
     """The bot called ``name``. ``worlds``, for a searching bot, bounds the sampled deals a
-    search plays in place of the time budget, so that its moves depend on ``seed`` only."""
+    search plays in place of the time budget, so that its moves depend on ``seed`` only;
+    ``options`` set its search's arguments (:class:`OptionsError` for any it has not)."""
     check_worlds(worlds)
     try:
         factory = _FACTORIES[name]
     except KeyError:
         raise OptionsError(f"unknown bot {name!r}; the bots are: {', '.join(BOT_NAMES)}") from None
-    return factory(seed, time_budget, worlds)
+    if options and name not in _TAKE_OPTIONS:
+        raise OptionsError(f"{name} takes no search options, not {', '.join(options)}")
+    return factory(seed, time_budget, worlds, options or {})
