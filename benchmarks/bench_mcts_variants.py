@@ -31,7 +31,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from rummy500.bots.mcts import SEARCH_OPTIONS, search_options
+from rummy500.bots.search_options import SEARCH_OPTIONS, search_options
 from rummy500.errors import OptionsError
 from rummy500.rules import find_preset
 from rummy500.tournament import TournamentSpec, mean_ci, run_tournament

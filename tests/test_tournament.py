@@ -182,3 +182,26 @@ def test_command_line_table_and_errors(capsys: pytest.CaptureFixture[str]) -> No
     assert "unknown bot" in capsys.readouterr().err
     assert main(["tournament", "--bots", "expert,simple", "--preset", "persian", "--games",
                  "1", "--budget", "0"]) == 2
+
+
+def test_command_line_bot_options(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--bot-option`` reaches the bots: ``mcts`` searching one candidate and never whether
+    to put cards down plays ``expert``'s moves, so every pair comes out level."""
+    args = ["tournament", "--bots", "mcts,expert", "--deals", "2", "--seed", "5", "--worlds",
+            "4", "--workers", "1"]
+    assert main([*args, "--json", "--bot-option", "mcts:candidates=1",
+                 "--bot-option", "mcts:holds=0"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["bot_options"] == {"mcts": {"candidates": 1, "holds": 0}}
+    assert data["difference"]["points_per_deal"] == 0.0
+    assert data["difference"]["ci95"] == [0.0, 0.0]
+    assert main([*args, "--bot-option", "mcts:holds=1"]) == 0
+    assert "mcts with holds=1," in " ".join(capsys.readouterr().out.split())
+    for option, words in (("mcts=holds", "is not BOT:NAME=VALUE"),
+                          ("mcts:holds=many", "'many' is not a number"),
+                          ("expert:holds=1", "expert takes no search options"),
+                          ("mcts:depth=2", "no search option 'depth'"),
+                          ("simple:holds=1", "simple, who does not play")):
+        assert main([*args, "--bot-option", option]) == 2
+        err = capsys.readouterr().err
+        assert words in err and "Traceback" not in err

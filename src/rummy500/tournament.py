@@ -66,7 +66,7 @@ class TournamentSpec:
     ``budget``, so that every move depends on the seed only and the tournament replays
     exactly on any machine."""
     bot_options: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
-    """Per bot name, arguments of its search (``mcts``: see ``bots.mcts.SEARCH_OPTIONS``)."""
+    """Per bot name, arguments of its search (``mcts``: ``bots.search_options.SEARCH_OPTIONS``)."""
     workers: int = 2
     """Processes playing at once; at most the machine's cores are started."""
     max_deals: int = MAX_DEALS_PER_GAME

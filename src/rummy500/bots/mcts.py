@@ -39,11 +39,10 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from ..deal import Deal
-from ..errors import NotYourTurnError, OptionsError
+from ..errors import NotYourTurnError
 from ..game import winner_after
 from ..kinds import Phase
 from ..moves import DISCARD, LAYOFF, MELD, Move
@@ -97,34 +96,6 @@ pairs of docs/strength.md at 32 sampled deals this took ``mcts`` from +14.3 a de
 against ``expert`` to +24.6 (the difference pair by pair +10.3, -1.0 to 21.6)."""
 MARGIN = 25.0
 """Candidates the expert rates more than this many points below its best are not searched."""
-
-
-SEARCH_OPTIONS: dict[str, tuple[type, float, float]] = {
-    "horizon": (int, 1, 50), "holds": (int, 0, 20), "confidence": (float, 0.0, 10.0),
-    "candidates": (int, 1, 20), "margin": (float, 0.0, 1000.0), "light": (bool, 0, 1)}
-"""The search arguments of :class:`MctsBot` that a caller may set by name: each one's type
-and its least and greatest values (``TournamentSpec.bot_options``,
-``benchmarks/bench_mcts_variants.py``)."""
-
-
-def search_options(options: Mapping[str, float]) -> dict[str, Any]:
-    """``options`` as :class:`MctsBot`'s keyword arguments, each of its type;
-    :class:`OptionsError` for a name it has not or a value it cannot take."""
-    arguments: dict[str, Any] = {}
-    for name, value in options.items():
-        if name not in SEARCH_OPTIONS:
-            raise OptionsError(f"mcts has no search option {name!r}; its options are: "
-                               f"{', '.join(SEARCH_OPTIONS)}")
-        kind, least, most = SEARCH_OPTIONS[name]
-        if not isinstance(value, int | float) or not math.isfinite(value):
-            raise OptionsError(f"the mcts option {name} needs a number, not {value!r}")
-        if kind is not float and value != int(value):
-            raise OptionsError(f"the mcts option {name} needs a whole number, not {value!r}")
-        if not least <= value <= most:
-            raise OptionsError(f"the mcts option {name} is from {least:g} to {most:g}, "
-                               f"not {value:g}")
-        arguments[name] = kind(value)
-    return arguments
 
 
 class Paired(NamedTuple):

@@ -13,7 +13,7 @@ MAX_WORLDS = 100_000
 
 
 Options = Mapping[str, float]
-"""Keyword arguments of a bot's search, by name (``mcts``: see ``SEARCH_OPTIONS``)."""
+"""Keyword arguments of a bot's search, by name (``mcts``: ``search_options.SEARCH_OPTIONS``)."""
 
 
 def _random(seed: int | None, budget: float, worlds: int | None, options: Options) -> Bot:
@@ -35,7 +35,8 @@ def _expert(seed: int | None, budget: float, worlds: int | None, options: Option
 
 
 def _mcts(seed: int | None, budget: float, worlds: int | None, options: Options) -> Bot:
-    from .mcts import MctsBot, search_options
+    from .mcts import MctsBot
+    from .search_options import search_options
 
     return MctsBot(seed, budget, worlds=worlds, **search_options(options))
 

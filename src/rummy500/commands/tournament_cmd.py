@@ -3,6 +3,7 @@
     rummy500 tournament --bots expert,simple --players 2 --games 200 --seed 1
     rummy500 tournament --bots mcts,expert --deals 400 --budget 1 --json
     rummy500 tournament --bots mcts,expert --deals 2000 --sprt 0,30 --ray auto
+    rummy500 tournament --bots mcts,expert --deals 400 --worlds 32 --bot-option mcts:holds=0
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from rich.progress import (
 from rich.table import Table
 
 from ..bots import BOT_NAMES
+from ..bots.search_options import SEARCH_OPTIONS
 from ..rules import RulesError
 from ..simulation import rules_from_options
 from ..sprt import H0, H1, Sprt
@@ -50,6 +52,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="single deals for every seating, scored by points")
     parser.add_argument("--seed", type=int, default=1, help="seed of the pack orders (1)")
     add_search_arguments(parser)
+    parser.add_argument("--bot-option", action="append", default=[], metavar="BOT:NAME=VALUE",
+                        help="an argument of a bot's search, e.g. mcts:holds=0 (repeatable; "
+                        f"mcts: {', '.join(SEARCH_OPTIONS)}; see its documentation)")
     parser.add_argument("--workers", type=int, default=2,
                         help="processes playing at once, at most the machine's cores (2); "
                         "with --ray the cluster's CPUs play")
@@ -80,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
                 if args.sprt is not None else None)
         spec = TournamentSpec(names, players, rules, seed=args.seed, games=games,
                               deals=args.deals or 0, budget=args.budget, worlds=args.worlds,
+                              bot_options=parse_bot_options(args.bot_option),
                               workers=args.workers, sprt=sprt)
         spec.check()
     except ValueError as error:  # RulesError, TournamentError, or an unreadable --sprt
@@ -125,6 +131,24 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def parse_bot_options(texts: list[str]) -> dict[str, dict[str, float]]:
+    """``--bot-option`` values (``BOT:NAME=VALUE``) by bot; :class:`TournamentError` for
+    one not so written (the spec checks the names and values)."""
+    options: dict[str, dict[str, float]] = {}
+    for text in texts:
+        bot, colon, setting = text.partition(":")
+        name, equals, value = setting.partition("=")
+        if not (colon and equals and bot.strip() and name.strip()):
+            raise TournamentError(f"--bot-option {text!r} is not BOT:NAME=VALUE "
+                                  "(e.g. mcts:holds=0)")
+        try:
+            number = float(value)
+        except ValueError:
+            raise TournamentError(f"--bot-option {text!r}: {value!r} is not a number") from None
+        options.setdefault(bot.strip(), {})[name.strip()] = number
+    return options
+
+
 def _pct(value: float) -> str:
     return f"{100 * value:.1f}%"
 
@@ -140,6 +164,8 @@ def show(console: Console, result: TournamentResult, data: dict[str, Any]) -> No
         f"{result.games} {what} of {spec.rules.preset}{changes} ({played} for each of "
         f"{data['rotations']} seatings: duplicate {what}), {spec.players} players, "
         f"line-up {', '.join(spec.lineup())}, seed {spec.seed}, "
+        + "".join(f"{bot} with {', '.join(f'{k}={v:g}' for k, v in options.items())}, "
+                  for bot, options in spec.bot_options.items() if options)
         + (f"at most {spec.worlds} sampled deals a search\n" if spec.worlds is not None
            else f"budget {spec.budget:g} s\n")
         + f"{result.deals} deals in {result.seconds:.1f} s"
