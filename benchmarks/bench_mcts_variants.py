@@ -1,12 +1,12 @@
 """``mcts`` with changed search parameters, each against ``expert`` on the same duplicate deals.
 
 Each variant sets search arguments of :class:`~rummy500.bots.mcts.MctsBot` (``horizon``,
-``holds``, ``confidence``, ``candidates``, ``margin``, ``light``: ``SEARCH_OPTIONS``); it
-plays ``mcts`` against ``expert`` exactly as ``rummy500 tournament --bots mcts,expert``
-does, with the same seed, so every variant meets the very same pack orders. The report
-gives, per variant, ``mcts`` less ``expert`` per deal over the duplicate pairs, and for
-each variant after the first its difference from the first, pair by pair, with a 95%
-interval: the measure of whether a change to the search pays.
+``holds``, ``confidence``, ``candidates``, ``margin``, ``light``, ``lean``:
+``SEARCH_OPTIONS``); it plays ``mcts`` against ``expert`` exactly as ``rummy500 tournament
+--bots mcts,expert`` does, with the same seed, so every variant meets the very same pack
+orders. The report gives, per variant, ``mcts`` less ``expert`` per deal over the
+duplicate pairs, and for each variant after the first its difference from the first, pair
+by pair, with a 95% interval: the measure of whether a change to the search pays.
 
 Run (the figures of docs/strength.md's "What made `mcts` stronger"):
 

@@ -279,6 +279,36 @@ def test_knowledge_counts_what_is_unseen_and_who_did_what() -> None:
     assert public.discarder == 0 and public.stock_draws == 0
 
 
+def test_sampled_hands_lean_away_from_what_a_seat_threw_and_passed() -> None:
+    """Seat 0 threw the king of diamonds and left the ace of hearts to draw: other kings and
+    cards next to them are rarer in its sampled hands the harder the sampler leans on that
+    (``lean`` 0: every unseen card alike), never against a known card."""
+    rules = make_rules("classic")
+    game = Game(rules, 2, dealer=1, auto_deal=False)
+    setup_deal(game, ["7h 7d 2c 4s 9d Jc Qs 3h 5c 8s Kd Ac 6d",
+                      "2h 4h 5h 8h 9h Th Jh Qh Kh 2s 3s 5s 6s"], up="7s", stock="Ah")
+    game.play("take 7s")
+    game.play("meld 7h 7d 7s")
+    game.play("discard Kd")
+    view = game.view(1)
+    know = Knowledge(view)
+    near = 0
+    for face in ("Kc", "Ks", "Qd"):
+        near |= 1 << parse_face(face)
+
+    def held(lean: float) -> int:
+        rng = random.Random(3)
+        count = 0
+        for _ in range(300):
+            sample = sample_deal(view, rng, know, lean)
+            assert sample.hands[0] & view.known[0] == view.known[0]
+            count += (sample.hands[0] & near).bit_count()
+        return count
+
+    plain, measured, hard = held(0.0), held(1.0), held(3.0)
+    assert plain > measured > hard
+
+
 @pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("wild", 2), ("persian", 4),
                                                  ("classic", 6)])
 def test_sampled_deals_agree_with_the_view(preset: str, players: int) -> None:

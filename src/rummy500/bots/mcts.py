@@ -137,17 +137,20 @@ class MctsBot(Bot):
                  candidates: int = MAX_CANDIDATES, margin: float = MARGIN,
                  worlds: int | None = None, horizon: int | None = HORIZON,
                  confidence: float = CONFIDENCE, holds: int = HOLDS,
-                 light: bool = True) -> None:
-        """``light`` plays the playouts with ``expert``'s light reckoning (see :class:`ExpertBot`).
-        ``worlds`` fixes the most sampled deals a search plays, in place of the time
-        budget (it still stops sooner when the expert's choice is the only move left in
-        the search): then the same seed gives the same moves on any machine. Without it
-        a search plays until the budget or ``ENOUGH_WORLDS`` sampled deals run out."""
+                 light: bool = True, lean: float = 1.0) -> None:
+        """``lean`` sets how far sampled deals lean on what the other seats' takes, passes and
+        discards suggest (see :mod:`~rummy500.bots.sampling`). ``light`` plays the
+        playouts with ``expert``'s light reckoning (see :class:`ExpertBot`). ``worlds``
+        fixes the most sampled deals a search plays, in place of the time budget (it
+        still stops sooner when the expert's choice is the only move left in the
+        search): then the same seed gives the same moves on any machine. Without it a
+        search plays until the budget or ``ENOUGH_WORLDS`` sampled deals run out."""
         super().__init__(seed, time_budget)
         self.worlds = worlds
         self.horizon = horizon
         self.confidence = confidence
         self.holds = holds
+        self.lean = lean
         self.expert = ExpertBot(self.rng.getrandbits(63), time_budget)
         self.playout = ExpertBot(0, time_budget, light=light)
         self.candidates = candidates
@@ -222,7 +225,7 @@ class MctsBot(Bot):
         began = clock()
         while True:
             world_seed = self.rng.getrandbits(63)
-            base = sample_deal(view, random.Random(world_seed), know)
+            base = sample_deal(view, random.Random(world_seed), know, self.lean)
             results = []
             for index in searched:
                 deal = base.copy()

@@ -9,7 +9,8 @@ view's position, ready for playouts; it is only ever a guess at the real deal.
 Unseen cards are not all equally likely in a given hand: a player who
 discarded a card, or left it on the pile to draw from the stock, rarely holds
 cards that meld with it. :func:`sample_deal` leans each unseen card towards or
-away from each hand by such evidence (``lean``), never against a hard fact.
+away from each hand by such evidence, never against a hard fact; ``lean`` sets how far (1:
+as measured best, 0: not at all, 2: each weight squared).
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def card_weights(know: Knowledge, seat: int) -> dict[int, float]:
 
 
 def sample_hands(view: PlayerView, know: Knowledge, rng: random.Random,
-                 lean: bool = True) -> tuple[list[int], list[int]]:
+                 lean: float = 1.0) -> tuple[list[int], list[int]]:
     """Hands for every seat and a stock order (top last), consistent with the view."""
     players = view.players
     hands = [0] * players
@@ -74,7 +75,8 @@ def sample_hands(view: PlayerView, know: Knowledge, rng: random.Random,
             if not need:
                 continue
             weights = card_weights(know, seat)
-            keys = [(rng.random() ** (1.0 / weights.get(card, 1.0)), card) for card in left]
+            keys = [(rng.random() ** (1.0 / weights.get(card, 1.0) ** lean), card)
+                    for card in left]
             keys.sort(reverse=True)
             chosen = {card for _, card in keys[:need]}
             for card in chosen:
@@ -93,7 +95,7 @@ def sample_hands(view: PlayerView, know: Knowledge, rng: random.Random,
 
 
 def sample_deal(view: PlayerView, rng: random.Random, know: Knowledge | None = None,
-                lean: bool = True) -> Deal:
+                lean: float = 1.0) -> Deal:
     """A whole deal in the view's position, its hidden cards drawn at random."""
     know = know if know is not None else Knowledge(view)
     hands, stock = sample_hands(view, know, rng, lean)

@@ -14,7 +14,8 @@ from ..errors import OptionsError
 
 SEARCH_OPTIONS: dict[str, tuple[type, float, float]] = {
     "horizon": (int, 1, 50), "holds": (int, 0, 20), "confidence": (float, 0.0, 10.0),
-    "candidates": (int, 1, 20), "margin": (float, 0.0, 1000.0), "light": (bool, 0, 1)}
+    "candidates": (int, 1, 20), "margin": (float, 0.0, 1000.0), "light": (bool, 0, 1),
+    "lean": (float, 0.0, 4.0)}
 """The search arguments of ``MctsBot`` that a caller may set by name: each one's type
 and its least and greatest values (``TournamentSpec.bot_options``,
 ``benchmarks/bench_mcts_variants.py``)."""
