@@ -261,7 +261,9 @@ def test_expert_goes_out_when_it_can() -> None:
 # -- knowledge and sampling ------------------------------------------------------------------
 
 
-def test_knowledge_counts_what_is_unseen_and_who_did_what() -> None:
+def thrown_king_view() -> PlayerView:
+    """Seat 1's view after seat 0 took the seven of spades, melded three sevens and threw
+    the king of diamonds."""
     rules = make_rules("classic")
     game = Game(rules, 2, dealer=1, auto_deal=False)
     setup_deal(game, ["7h 7d 2c 4s 9d Jc Qs 3h 5c 8s Kd Ac 6d",
@@ -269,7 +271,11 @@ def test_knowledge_counts_what_is_unseen_and_who_did_what() -> None:
     game.play("take 7s")
     game.play("meld 7h 7d 7s")
     game.play("discard Kd")
-    view = game.view(1)
+    return game.view(1)
+
+
+def test_knowledge_counts_what_is_unseen_and_who_did_what() -> None:
+    view = thrown_king_view()
     know = Knowledge(view)
     assert know.pool == 52 - 13 - 3 - 1 and know.unknown[0] == 10
     assert know.live[parse_face("7c")] == 1 and know.live[parse_face("Kd")] == 0
@@ -283,14 +289,7 @@ def test_sampled_hands_lean_away_from_what_a_seat_threw_and_passed() -> None:
     """Seat 0 threw the king of diamonds and left the ace of hearts to draw: other kings and
     cards next to them are rarer in its sampled hands the harder the sampler leans on that
     (``lean`` 0: every unseen card alike), never against a known card."""
-    rules = make_rules("classic")
-    game = Game(rules, 2, dealer=1, auto_deal=False)
-    setup_deal(game, ["7h 7d 2c 4s 9d Jc Qs 3h 5c 8s Kd Ac 6d",
-                      "2h 4h 5h 8h 9h Th Jh Qh Kh 2s 3s 5s 6s"], up="7s", stock="Ah")
-    game.play("take 7s")
-    game.play("meld 7h 7d 7s")
-    game.play("discard Kd")
-    view = game.view(1)
+    view = thrown_king_view()
     know = Knowledge(view)
     near = 0
     for face in ("Kc", "Ks", "Qd"):

@@ -35,6 +35,7 @@ from typing import Any
 
 from .bots import BOT_NAMES, Bot, check_budget, check_worlds, make_bot
 from .bots.playout import Played, play_out
+from .bots.registry import check_options
 from .cards import make_pack
 from .errors import BadInputError, OptionsError
 from .errors import TournamentError as TournamentError
@@ -112,7 +113,7 @@ class TournamentSpec:
             if name not in self.bots:
                 raise TournamentError(f"options are given for {name}, who does not play")
             try:
-                make_bot(name, 0, self.budget, self.worlds, options)
+                check_options(name, options)
             except OptionsError as error:
                 raise TournamentError(str(error)) from None
         if self.workers < 1:

@@ -74,6 +74,16 @@ def odds_of(key: OddsKey | None) -> Odds:
     return found
 
 
+
+def _first_copy(cards: int, face: int) -> int:
+    """The bit of the first copy of ``face`` held in ``cards`` (the second copy 64 above),
+    0 when neither is."""
+    bit = 1 << face
+    if cards & bit:
+        return bit
+    bit <<= 64
+    return bit if cards & bit else 0
+
 class LeftoverValues:
     """Values cards outside melds against one table, with fixed counts of live cards."""
 
@@ -402,26 +412,18 @@ class LeftoverValues:
             base = suit << 4
             while lo > 1 and not (lo == 2 and hi == ACE_HIGH):
                 pos = lo - 1
-                face = base | pos
-                free = naturals & ~laid
-                if free >> face & 1:
-                    laid |= 1 << face
-                elif free >> face >> 64 & 1:
-                    laid |= 1 << face << 64
-                else:
+                card = _first_copy(naturals & ~laid, base | pos)
+                if not card:
                     break
+                laid |= card
                 value += low_ace if pos == 1 else rank_value[pos]
                 lo = pos
             while hi < ACE_HIGH and not (hi == 13 and lo == 1):
                 pos = hi + 1
-                face = base | (1 if pos == ACE_HIGH else pos)
-                free = naturals & ~laid
-                if free >> face & 1:
-                    laid |= 1 << face
-                elif free >> face >> 64 & 1:
-                    laid |= 1 << face << 64
-                else:
+                card = _first_copy(naturals & ~laid, base | (1 if pos == ACE_HIGH else pos))
+                if not card:
                     break
+                laid |= card
                 value += rank_value[pos]
                 hi = pos
         return laid, value

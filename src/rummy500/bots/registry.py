@@ -93,6 +93,16 @@ def make_bot(name: str, seed: int | None = None, time_budget: float = 1.0,
         factory = _FACTORIES[name]
     except KeyError:
         raise OptionsError(f"unknown bot {name!r}; the bots are: {', '.join(BOT_NAMES)}") from None
-    if options and name not in _TAKE_OPTIONS:
-        raise OptionsError(f"{name} takes no search options, not {', '.join(options)}")
+    check_options(name, options)
     return factory(seed, time_budget, worlds, options or {})
+
+
+def check_options(name: str, options: Options | None) -> None:
+    """:class:`OptionsError` saying why, unless the bot ``name`` takes ``options``."""
+    if not options:
+        return
+    if name not in _TAKE_OPTIONS:
+        raise OptionsError(f"{name} takes no search options, not {', '.join(options)}")
+    from .search_options import search_options
+
+    search_options(options)
