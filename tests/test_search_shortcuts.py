@@ -15,12 +15,13 @@ from pathlib import Path
 import pytest
 
 from rummy500.bots import context as context_module
-from rummy500.bots import face_pairs, face_shapes, handeval, leftovers, make_bot, table_facts
+from rummy500.bots import face_pairs, face_shapes, handeval, make_bot, shared_odds, table_facts
 from rummy500.bots.base import Decision
 from rummy500.bots.context import Context
 from rummy500.bots.expert import ExpertBot
 from rummy500.bots.handeval import Evaluator
 from rummy500.bots.leftovers import LeftoverValues
+from rummy500.bots.table_facts import lay_off
 from rummy500.cards import face_of, iter_bits
 from rummy500.game import Game
 from rummy500.kinds import Phase
@@ -163,7 +164,9 @@ def test_lay_offs_are_those_found_a_suit_at_a_time(preset: str, players: int) ->
             for card in rng.sample(list(iter_bits(pack)), 9):
                 if card & 15 != 15:
                     naturals |= 1 << card
-            assert evaluator._lay_off(naturals) == plain_lay_off(evaluator, naturals)
+            found = lay_off(evaluator.runs, evaluator.set_open, naturals, evaluator.rank_value,
+                            evaluator.points.low_ace)
+            assert found == plain_lay_off(evaluator, naturals)
             checked += 1
     assert checked > 200
 
@@ -225,7 +228,7 @@ def clear_shared_caches() -> None:
     face_shapes._OUTS.clear()
     table_facts._TABLES.clear()
     table_facts._BY_MELDS.clear()
-    leftovers._ODDS.clear()
+    shared_odds._ODDS.clear()
 
 
 @pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("wild", 2),

@@ -8,7 +8,7 @@ most. Values are kept per set of cards, and a search asks for many sets one card
 :meth:`LeftoverValues.leftovers_without` and :meth:`LeftoverValues.leftover_with` find
 what lays off and the pairs once for them all, and add up the very same sums. What depends
 on the live cards alone (each pair's odds) is shared by the evaluators of the same counts
-met one after another (:func:`odds_of`).
+met one after another (:mod:`~rummy500.bots.shared_odds`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 
 from ..cards import JOKER, JOKER_MASK, NATURAL_MASK, iter_bits
-from ..melds import ACE_HIGH, Meld
+from ..melds import Meld
 from ..rules import Rules
 from ..scoring import Points
 from .face_pairs import (
@@ -29,7 +29,8 @@ from .face_pairs import (
     SAME_RANK_BITS,
     pairs_of,
 )
-from .table_facts import RULE_SETS_KEPT, TableFacts, table_facts
+from .shared_odds import odds_of
+from .table_facts import RULE_SETS_KEPT, TableFacts, lay_off, table_facts
 
 PILE_REACH = 0.45
 """The chance that a live card lying in the pile can still be had by a deep take."""
@@ -37,52 +38,7 @@ PILE_MISS = [math.pow(1.0 - PILE_REACH, copies) for copies in range(16)]
 """The chance that none of this many live copies in the pile is had."""
 LAID_KEPT = 2_000
 """The most hands whose lay-offs one table keeps (then it starts afresh)."""
-ODDS_KEPT = 4
-"""The most counts of live cards whose odds are kept, the latest: the views of a seat
-within one turn come one after another, and keeping more costs the garbage collector more
-than it saves."""
-RANK_BITS = 1 | 1 << 16 | 1 << 32 | 1 << 48
-"""The faces of rank 0 in the four suits (shifted by a rank: that rank's)."""
-
 _RANK_VALUES: dict[Points, list[int]] = {}
-
-Odds = tuple[dict[tuple[int, ...], float], dict[int, float], list[float], list[float],
-             dict[int, list[tuple[float, int, int, int]]]]
-"""What :class:`LeftoverValues` works out from the live cards alone, whatever the table:
-the chance of each set of outs, the gain of each pair, each face's dead weight and the loss
-of a dead card of it, and the pairs of each set of faces (best first)."""
-OddsKey = tuple[Points, int, int, float, float]
-"""The points, the unseen cards, the pile's cards, ``draws`` and ``stuck``: all
-:data:`Odds` depend on."""
-
-_ODDS: dict[OddsKey, Odds] = {}
-""":data:`Odds` of the latest counts met (oldest first): the views of a seat within one
-turn (a meld laid, a card laid off) count the same live cards."""
-
-
-def odds_of(key: OddsKey | None) -> Odds:
-    """The odds kept for ``key``, or new ones (kept for it, unless it is None)."""
-    found = None if key is None else _ODDS.get(key)
-    if found is None:
-        found = ({}, {}, [-1.0] * 64, [-1.0] * 64, {})
-        if key is not None:
-            if len(_ODDS) >= ODDS_KEPT:
-                for oldest in _ODDS:  # (another thread may have taken it already)
-                    _ODDS.pop(oldest, None)
-                    break
-            _ODDS[key] = found
-    return found
-
-
-
-def _first_copy(cards: int, face: int) -> int:
-    """The bit of the first copy of ``face`` held in ``cards`` (the second copy 64 above),
-    0 when neither is."""
-    bit = 1 << face
-    if cards & bit:
-        return bit
-    bit <<= 64
-    return bit if cards & bit else 0
 
 class LeftoverValues:
     """Values cards outside melds against one table, with fixed counts of live cards."""
@@ -105,7 +61,7 @@ class LeftoverValues:
         known: then they are counted from it, as bits; ``table``: the facts of ``melds``, if
         known; ``pile``: the cards ``pile_count`` counts, if known: with ``unseen``, what
         depends on the live cards alone is shared with evaluators of the same counts made
-        lately (see :func:`odds_of`)."""
+        lately (see :mod:`~rummy500.bots.shared_odds`)."""
         self.rules = rules
         self._unseen = unseen
         self.points = points
@@ -390,43 +346,9 @@ class LeftoverValues:
             return found
         if len(self._laid) >= LAID_KEPT:
             self._laid.clear()
-        found = self._laid[naturals] = self._lay_off(naturals)
+        found = self._laid[naturals] = lay_off(self.runs, self.set_open, naturals,
+                                               self.rank_value, self.points.low_ace)
         return found
-
-    def _lay_off(self, naturals: int) -> tuple[int, float]:
-        laid = 0
-        value = 0.0
-        rank_value = self.rank_value
-        low_ace = self.points.low_ace
-        held = (naturals | naturals >> 64) & NATURAL_MASK
-        for rank, (open_faces, room) in self.set_open.items():
-            # the faces of the rank the set takes, by suit, each the first copy held
-            fits = open_faces & held & RANK_BITS << rank
-            while fits and room > 0:
-                low = fits & -fits
-                fits ^= low
-                laid |= low if naturals & low else low << 64
-                value += rank_value[rank]
-                room -= 1
-        for suit, lo, hi in self.runs:
-            base = suit << 4
-            while lo > 1 and not (lo == 2 and hi == ACE_HIGH):
-                pos = lo - 1
-                card = _first_copy(naturals & ~laid, base | pos)
-                if not card:
-                    break
-                laid |= card
-                value += low_ace if pos == 1 else rank_value[pos]
-                lo = pos
-            while hi < ACE_HIGH and not (hi == 13 and lo == 1):
-                pos = hi + 1
-                card = _first_copy(naturals & ~laid, base | (1 if pos == ACE_HIGH else pos))
-                if not card:
-                    break
-                laid |= card
-                value += rank_value[pos]
-                hi = pos
-        return laid, value
 
     def chance(self, outs: tuple[int, ...]) -> float:
         """The chance of getting one of the faces ``outs`` before the deal ends."""

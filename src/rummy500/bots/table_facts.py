@@ -11,8 +11,8 @@ from __future__ import annotations
 from operator import is_
 from typing import NamedTuple
 
-from ..cards import SUIT_BITS
-from ..melds import JOKER_SET, RUN, Meld
+from ..cards import NATURAL_MASK, SUIT_BITS
+from ..melds import ACE_HIGH, JOKER_SET, RUN, Meld
 from ..scoring import Points
 
 TABLES_KEPT = 4_000
@@ -108,3 +108,54 @@ def _work_out(melds: tuple[Meld, ...] | list[Meld]) -> TableFacts:
             set_open[meld.rank] = (meld.fits, 4 - len(meld.cards))
     return TableFacts(tuple(runs), set_open, joker_room, joker_set_open, any_fits, fit_faces,
                       cards, lay_reach, {})
+
+
+RANK_BITS = 1 | 1 << 16 | 1 << 32 | 1 << 48
+"""The faces of rank 0 in the four suits (shifted by a rank: that rank's)."""
+
+
+def _first_copy(cards: int, face: int) -> int:
+    """The bit of the first copy of ``face`` held in ``cards`` (the second copy 64 above),
+    0 when neither is."""
+    bit = 1 << face
+    if cards & bit:
+        return bit
+    bit <<= 64
+    return bit if cards & bit else 0
+
+
+def lay_off(runs: tuple[tuple[int, int, int], ...], set_open: dict[int, tuple[int, int]],
+            naturals: int, rank_value: list[int], low_ace: int) -> tuple[int, float]:
+    """The cards of ``naturals`` (a second copy 64 above) that lay off on a table of these
+    ``runs`` and open sets (``TableFacts``), runs extended in chains, and their points."""
+    laid = 0
+    value = 0.0
+    held = (naturals | naturals >> 64) & NATURAL_MASK
+    for rank, (open_faces, room) in set_open.items():
+        # the faces of the rank the set takes, by suit, each the first copy held
+        fits = open_faces & held & RANK_BITS << rank
+        while fits and room > 0:
+            low = fits & -fits
+            fits ^= low
+            laid |= low if naturals & low else low << 64
+            value += rank_value[rank]
+            room -= 1
+    for suit, lo, hi in runs:
+        base = suit << 4
+        while lo > 1 and not (lo == 2 and hi == ACE_HIGH):
+            pos = lo - 1
+            card = _first_copy(naturals & ~laid, base | pos)
+            if not card:
+                break
+            laid |= card
+            value += low_ace if pos == 1 else rank_value[pos]
+            lo = pos
+        while hi < ACE_HIGH and not (hi == 13 and lo == 1):
+            pos = hi + 1
+            card = _first_copy(naturals & ~laid, base | (1 if pos == ACE_HIGH else pos))
+            if not card:
+                break
+            laid |= card
+            value += rank_value[pos]
+            hi = pos
+    return laid, value
