@@ -33,9 +33,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bots import BOT_NAMES, Bot, check_budget, check_worlds, make_bot
+from .bots import BOT_NAMES, Bot, check_budget, check_options, check_worlds, make_bot
 from .bots.playout import Played, play_out
-from .bots.registry import check_options
 from .cards import make_pack
 from .errors import BadInputError, OptionsError
 from .errors import TournamentError as TournamentError

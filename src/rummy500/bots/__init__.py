@@ -6,7 +6,8 @@ True
 """
 
 from .base import MAX_BUDGET, Bot, Decision, check_budget
-from .registry import BOT_NAMES, MAX_WORLDS, STRENGTH, check_worlds, make_bot, strength
+from .registry import BOT_NAMES, MAX_WORLDS, STRENGTH, check_options, check_worlds, make_bot
+from .registry import strength as strength
 
 __all__ = ["BOT_NAMES", "MAX_BUDGET", "MAX_WORLDS", "STRENGTH", "Bot", "Decision", "check_budget",
-           "check_worlds", "make_bot", "strength"]
+           "check_options", "check_worlds", "make_bot", "strength"]
