@@ -50,7 +50,7 @@ from ..view import PlayerView, view_of
 from .base import Bot, Decision
 from .context import Context
 from .expert import ExpertBot
-from .sampling import sample_deal
+from .sampling import LEAN, sample_deal
 
 GAME_BONUS = 100.0
 """What winning the game with this deal is worth, in deal points."""
@@ -137,7 +137,7 @@ class MctsBot(Bot):
                  candidates: int = MAX_CANDIDATES, margin: float = MARGIN,
                  worlds: int | None = None, horizon: int | None = HORIZON,
                  confidence: float = CONFIDENCE, holds: int = HOLDS,
-                 light: bool = True, lean: float = 1.0) -> None:
+                 light: bool = True, lean: float = LEAN) -> None:
         """``lean`` sets how far sampled deals lean on what the other seats' takes, passes and
         discards suggest (see :mod:`~rummy500.bots.sampling`). ``light`` plays the
         playouts with ``expert``'s light reckoning (see :class:`ExpertBot`). ``worlds``

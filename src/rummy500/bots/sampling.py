@@ -9,8 +9,8 @@ view's position, ready for playouts; it is only ever a guess at the real deal.
 Unseen cards are not all equally likely in a given hand: a player who
 discarded a card, or left it on the pile to draw from the stock, rarely holds
 cards that meld with it. :func:`sample_deal` leans each unseen card towards or
-away from each hand by such evidence, never against a hard fact; ``lean`` sets how far (1:
-as measured best, 0: not at all, 2: each weight squared).
+away from each hand by such evidence, never against a hard fact; ``lean`` sets how far (0:
+not at all, 1: each weight as it is, 2: each weight squared; :data:`LEAN` as measured best).
 """
 
 from __future__ import annotations
@@ -22,6 +22,11 @@ from ..deal import Deal
 from ..errors import PositionError
 from ..view import PlayerView
 from .knowledge import Knowledge
+
+LEAN = 1.5
+"""How far sampled deals lean on the evidence by default: each weight to this power. Over
+the same 400 duplicate pairs of ``classic`` at ``--worlds 32``, ``mcts`` beat ``expert`` by
++26.1 a deal with 1.5 against +23.1 with 1 (docs/strength.md)."""
 
 
 def card_weights(know: Knowledge, seat: int) -> dict[int, float]:
@@ -55,7 +60,7 @@ def card_weights(know: Knowledge, seat: int) -> dict[int, float]:
 
 
 def sample_hands(view: PlayerView, know: Knowledge, rng: random.Random,
-                 lean: float = 1.0) -> tuple[list[int], list[int]]:
+                 lean: float = LEAN) -> tuple[list[int], list[int]]:
     """Hands for every seat and a stock order (top last), consistent with the view."""
     players = view.players
     hands = [0] * players
@@ -95,7 +100,7 @@ def sample_hands(view: PlayerView, know: Knowledge, rng: random.Random,
 
 
 def sample_deal(view: PlayerView, rng: random.Random, know: Knowledge | None = None,
-                lean: float = 1.0) -> Deal:
+                lean: float = LEAN) -> Deal:
     """A whole deal in the view's position, its hidden cards drawn at random."""
     know = know if know is not None else Knowledge(view)
     hands, stock = sample_hands(view, know, rng, lean)
