@@ -12,7 +12,7 @@ import asyncio
 import os
 import random
 import secrets
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +109,18 @@ def servers(tmp_path: Path) -> Iterator[Servers]:
 def server(servers: Servers, database_url: str) -> ServerProcess:
     """One serve process on SQLite, then on PostgreSQL."""
     return servers.start(database_url)
+
+
+async def summary_once(server: ServerProcess, table: str,
+                       done: Callable[[dict[str, Any]], bool], what: str) -> dict[str, Any]:
+    """The table's summary from ``server`` once ``done`` holds for it: a process learns what
+    another changed by the database's notice, a moment later (at most 10 s)."""
+    for _ in range(200):
+        summary = await server.api.summary(table)
+        if done(summary):
+            return summary
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{server.base} never reached {what}: {summary}")
 
 
 # -- playing -------------------------------------------------------------------------------

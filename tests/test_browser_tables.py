@@ -59,9 +59,11 @@ def fits_phone(page: Any) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the page is {width}px wide on a {PHONE['width']}px screen"
     for selector in ("#hand button.card", "#actions button", "#pile .card", "#players .player"):
-        for box in page.eval_on_selector_all(
-                selector, "els => els.map(e => { const r = e.getBoundingClientRect(); "
-                          "return [r.left, r.right, r.width, r.height]; })"):
+        # Found and measured in one script: a redraw in between would measure detached nodes.
+        for box in page.evaluate(
+                "s => [...document.querySelectorAll(s)].map(e => { const r = "
+                "e.getBoundingClientRect(); return [r.left, r.right, r.width, r.height]; })",
+                selector):
             left, right, w, h = box
             assert left >= 0 and right <= PHONE["width"] + 0.5, (selector, box)
             assert w >= 24 and h >= 24, (selector, box)  # big enough to tap

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from rummy500.client import Api, ServerError, TableConnection
-from serverkit import ServerProcess, Servers, play_out
+from serverkit import ServerProcess, Servers, play_out, summary_once
 
 pytestmark = pytest.mark.asyncio
 
@@ -189,7 +189,9 @@ async def test_two_processes_make_one_next_table_and_both_tell_their_clients(
     assert [f["type"] for f in bob_seat.frames].count("next") == 1
     for server in (a, b):
         assert (await server.api.summary(table))["next"] == following
-        assert (await server.api.summary(following))["status"] == "playing"
+        # The process that did not seat Bob learns of it by the database's notice, a moment on.
+        await summary_once(server, following, lambda summary: summary["status"] == "playing",
+                           "the next table in play")
     for connection in (bob_seat, watch_a, watch_b):
         await connection.close()
 

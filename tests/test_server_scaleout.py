@@ -23,6 +23,7 @@ from serverkit import (
     play_out,
     public_event,
     replay_changes,
+    summary_once,
 )
 
 pytestmark = pytest.mark.asyncio
@@ -41,12 +42,8 @@ class Races:
 
 async def wait_for_seq(server: ServerProcess, table: str, seq: int) -> dict[str, Any]:
     """The summary once ``server`` has the table at change ``seq`` (or past it)."""
-    for _ in range(200):
-        summary = await server.api.summary(table)
-        if summary["seq"] >= seq:
-            return summary
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"{server.base} never reached change {seq}")
+    return await summary_once(server, table, lambda summary: summary["seq"] >= seq,
+                              f"change {seq}")
 
 
 async def race_and_play(here: TableConnection, there: TableConnection, a: ServerProcess,
