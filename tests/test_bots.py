@@ -11,7 +11,7 @@ from rummy500.bots import BOT_NAMES, Bot, make_bot
 from rummy500.bots.expert import ExpertBot
 from rummy500.bots.knowledge import Knowledge, public_state
 from rummy500.bots.mcts import MctsBot
-from rummy500.bots.sampling import sample_deal
+from rummy500.bots.sampling import lean_for, sample_deal
 from rummy500.bots.simple import SimpleBot, best_melds
 from rummy500.cards import Cards, face_of, iter_bits, parse_face
 from rummy500.deal import Deal
@@ -306,6 +306,20 @@ def test_sampled_hands_lean_away_from_what_a_seat_threw_and_passed() -> None:
 
     plain, measured, hard = held(0.0), held(1.0), held(3.0)
     assert plain > measured > hard
+
+
+def test_the_sampler_leans_less_where_wild_jokers_are_dealt() -> None:
+    """By default a sample leans as :func:`lean_for` the view's rules: less with wild jokers,
+    where a seat keeps cards a joker may yet meld."""
+    assert lean_for(make_rules("wild")) < lean_for(make_rules("classic"))
+    for preset in ("classic", "wild"):
+        rules = make_rules(preset)
+        deal = positions(rules, 2, 1, 32)[0]  # a position where seat evidence counts
+        view = view_of(deal, deal.turn)
+        by_default = sample_deal(view, random.Random(5))
+        as_the_rules = sample_deal(view, random.Random(5), lean=lean_for(rules))
+        other_lean = sample_deal(view, random.Random(5), lean=0.0)
+        assert by_default.hands == as_the_rules.hands != other_lean.hands
 
 
 @pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("wild", 2), ("persian", 4),

@@ -50,7 +50,7 @@ from ..view import PlayerView, view_of
 from .base import Bot, Decision
 from .context import Context
 from .expert import ExpertBot
-from .sampling import LEAN, sample_deal
+from .sampling import sample_deal
 
 GAME_BONUS = 100.0
 """What winning the game with this deal is worth, in deal points."""
@@ -137,9 +137,10 @@ class MctsBot(Bot):
                  candidates: int = MAX_CANDIDATES, margin: float = MARGIN,
                  worlds: int | None = None, horizon: int | None = HORIZON,
                  confidence: float = CONFIDENCE, holds: int = HOLDS,
-                 light: bool = True, lean: float = LEAN) -> None:
+                 light: bool = True, lean: float | None = None) -> None:
         """``lean`` sets how far sampled deals lean on what the other seats' takes, passes and
-        discards suggest (see :mod:`~rummy500.bots.sampling`). ``light`` plays the
+        discards suggest (see :mod:`~rummy500.bots.sampling`; by default as the rules
+        want, :func:`~rummy500.bots.sampling.lean_for`). ``light`` plays the
         playouts with ``expert``'s light reckoning (see :class:`ExpertBot`). ``worlds``
         fixes the most sampled deals a search plays, in place of the time budget (it
         still stops sooner when the expert's choice is the only move left in the
