@@ -67,7 +67,8 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 TEST_FLAGS = ("--allow-seeds", "--tables-per-hour", "100000", "--open-tables-per-address",
               "100000", "--connections-per-address", "100000", "--hints-per-minute", "100000",
-              "--replays-per-minute", "100000")
+              "--replays-per-minute", "100000", "--chat-lines-per-seat", "100000",
+              "--chat-lines-per-address", "100000")
 """The tests' servers take seeds (reproducible games) and leave the limits per address
 (all tests come from 127.0.0.1) out of the way; a test of a limit gives it again after
 these (the last value given wins)."""
@@ -109,6 +110,14 @@ def servers(tmp_path: Path) -> Iterator[Servers]:
 def server(servers: Servers, database_url: str) -> ServerProcess:
     """One serve process on SQLite, then on PostgreSQL."""
     return servers.start(database_url)
+
+
+def metrics_url(server: ServerProcess) -> str:
+    """Where ``server`` serves GET /metrics: on a port of its own, which it names at start."""
+    for line in server.lines:
+        if "metrics on " in line:
+            return line.split("metrics on ", 1)[1].strip()
+    raise AssertionError(f"{server.base} did not say where its metrics are: {server.lines}")
 
 
 async def summary_once(server: ServerProcess, table: str,
@@ -221,3 +230,22 @@ def replay_changes(record: Mapping[str, Any], *, swap_copies: bool = False,
     assert game.finished and truth.finished
     assert (game.totals, game.results, game.winner) == (truth.totals, truth.results,
                                                         truth.winner)
+
+
+def with_states(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``frames`` with each welcome and update carrying, under ``state``, the whole state
+    its client holds after it (version 3 updates folded as :mod:`rummy500.protocol` folds
+    them), in version 2's form, and under ``sent`` the frame as it came: so one check holds
+    frames of either version."""
+    from rummy500.protocol import apply_frame
+    from rummy500.session.seat_state import version2
+
+    state: dict[str, Any] = {}
+    seq = -1
+    shown = []
+    for frame in frames:
+        state, seq = apply_frame(state, seq, frame)
+        if frame.get("type") in ("welcome", "update"):
+            frame = {**frame, "state": version2(dict(state)), "sent": frame}
+        shown.append(frame)
+    return shown

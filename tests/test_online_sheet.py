@@ -167,7 +167,8 @@ def test_a_sheet_screen_reads_the_state_alone() -> None:
              SheetLine(0, 0, "in_hand", -5, "You: in hand"),
              SheetLine(1, 1, "on_table", 0, "Bob: on the table"),
              SheetLine(1, 1, "in_hand", -30, "Bob: in hand"))
-    sheet = DealSheet(1, 0, "You went out", lines, (99, -7), (99, -7), ((), ("Kc",)),
-                      (40, 0), (5, 30), "You lead with 99 (to 500).", ("You", "Bob"))
+    sheet = DealSheet(1, 0, "You went out", "Deal 1 is over: You went out.", lines, (99, -7),
+                      (99, -7), ((), ("Kc",)), (40, 0), (5, 30), "You lead with 99 (to 500).",
+                      ("You", "Bob"))
     screen = SheetScreen(sheet, ["You", "Bob"], online=True)
     assert screen.sheet.scores == (99, -7)  # as sent, though its lines add up otherwise

@@ -74,7 +74,7 @@ async def test_n_joins_the_next_game_in_place(serve: ServerProcess, tmp_path: Pa
         following = await api.again(table, bob["token"])
         assert following["seat"] == 1
         await until(pilot, lambda: "A new game is ready" in log_text(screen), "the news")
-        assert screen.state is not None and screen.state.extra["next"] == following["table"]
+        assert screen.state is not None and screen.state.next == following["table"]
         assert "n" in shown_keys(app)
 
         await pilot.press("n")
@@ -87,7 +87,7 @@ async def test_n_joins_the_next_game_in_place(serve: ServerProcess, tmp_path: Pa
         await until(pilot, lambda: new_screen.state is not None and bool(new_screen.state.hand),
                     "the new deal")
         assert new_screen.state is not None
-        assert not new_screen.state.over and new_screen.state.extra.get("next") is None
+        assert not new_screen.state.over and new_screen.state.next is None
         assert "n" not in shown_keys(app)  # the new game goes on: no n in the key bar
         held = SeatTokens(tmp_path).get(serve.base, following["table"])
         assert held is not None and held.seat == 0 and held.token == new_screen.joined.token

@@ -16,7 +16,7 @@ from rummy500 import make_rules
 from rummy500.bots import make_bot
 from rummy500.game import Game
 from rummy500.rules import PRESETS
-from rummy500.session.seat_state import SeatInfo, SeatState, StateFormatError
+from rummy500.session.seat_state import SeatInfo, SeatState, StateFormatError, version2
 from rummy500.session.state import build_state
 from rummy500.session.table_words import TableWords
 from rummy500.tui.remote_seat import read_state
@@ -70,14 +70,24 @@ def test_every_state_of_a_whole_game_reads_back_unchanged(preset: str) -> None:
         assert (state.hand is None) == (state.seat is None)
 
 
-def test_fields_of_a_newer_server_are_kept_and_written_back() -> None:
+def test_the_table_keys_are_read_and_unknown_keys_left_aside() -> None:
     game, words, seats, _ = whole_game("classic", seed=5)
     data = build_state(game, 0, seats, words).to_json()
     data["next"] = "t2"
+    data["waiting_for"] = [1]
     data["chat"] = [{"seat": 1, "text": "gg"}]
+    data["a_newer_key"] = {"x": 1}
     state = SeatState.from_json(data)
-    assert state.extra == {"next": "t2", "chat": [{"seat": 1, "text": "gg"}]}
-    assert state.to_json() == data
+    assert state.next == "t2" and state.waiting_for == (1,)
+    assert state.to_json() == {key: value for key, value in data.items()
+                               if key not in ("chat", "a_newer_key")}
+
+
+def test_a_version_2_state_reads_back_as_the_same_state() -> None:
+    game, words, seats, _ = whole_game("classic", seed=5)
+    for reader in (None, 0, 1):
+        state = build_state(game, reader, seats, words)
+        assert SeatState.from_json(version2(state.to_json())) == state
 
 
 def a_state() -> dict[str, Any]:

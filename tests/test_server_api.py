@@ -49,11 +49,13 @@ async def test_a_table_is_created_joined_and_started(server: ServerProcess) -> N
     frame = await creator.next(10)
     while frame["type"] != "update":
         frame = await creator.next(10)
-    dealer = frame["state"]["dealer"]
+    dealer = creator.state["dealer"]
     assert frame["seq"] == 1 and frame["event"] == {
         "deal": 1, "dealer": dealer, "text": "Deal 1: You deal." if dealer == 0 else
-        f"Deal 1: {frame['state']['seats'][dealer]['name']} deals."}
-    assert len(frame["state"]["hand"]) == 7 and frame["state"]["phase"] == "draw"
+        f"Deal 1: {creator.state['seats'][dealer]['name']} deals."}
+    # Version 3: the update names what changed, the whole new deal among it.
+    assert {"hand", "phase", "dealer", "history"} <= set(frame["set"])
+    assert len(creator.state["hand"]) == 7 and creator.state["phase"] == "draw"
     summary = await api.summary(made["table"])
     assert summary["status"] == "playing" and summary["seq"] == 1
     assert [s["name"] for s in summary["seats"]][1:] == ["Bob", "Carol"]
@@ -119,7 +121,7 @@ async def test_two_people_and_two_computer_players_finish_a_partnership_game(
     await watcher.until(ann.seq, 30)
     for seat in (ann, cy, watcher):
         assert seat.state["over"] and seat.state["winner"] in (0, 1)
-        assert "legal" not in seat.state
+        assert seat.state.get("legal") is None  # absent (version 2) or null (3)
     record = await api.record(table)
     game = replay(record)
     rounds = replay_summary(game)["rounds"]
@@ -178,11 +180,13 @@ async def test_moves_are_checked_by_the_engine(server: ServerProcess) -> None:
     frame = await waiter.next(10)
     assert frame["type"] == "update" and frame["event"]["move"] == "draw"
     assert "drawn" not in frame["event"] and frame["event"]["seat"] == mover.seat
-    name = frame["state"]["seats"][mover.seat]["name"]
+    name = waiter.state["seats"][mover.seat]["name"]
     assert frame["event"]["text"] == f"{name} draws from the stock"
-    assert frame["state"]["history"][-1] == frame["event"]
-    assert len(frame["state"]["hand"]) == dealt
-    assert frame["state"]["hand_sizes"][mover.seat] == dealt + 1
+    assert frame["append"] == {"history": [frame["event"]]}
+    assert "hand" not in frame["set"]  # the waiter's hand did not change
+    assert waiter.state["history"][-1] == frame["event"]
+    assert len(waiter.state["hand"]) == dealt
+    assert waiter.state["hand_sizes"][mover.seat] == dealt + 1
     await a.close()
     await b.close()
 

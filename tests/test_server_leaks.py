@@ -42,6 +42,7 @@ from serverkit import (
     public_event,
     replay_changes,
     start_server,
+    with_states,
 )
 
 CARD = re.compile(r"(?<![A-Za-z0-9])(?:[A2-9TJQK][cdhs]|\*)(?![A-Za-z0-9])")
@@ -57,7 +58,9 @@ RANK_ORDER = "A23456789TJQK"
 
 FRAME_FIELDS = {
     "welcome": {"type", "seat", "seq", "state"},
+    "welcome v3": {"type", "seat", "seq", "state", "v"},
     "update": {"type", "seq", "event", "state"},
+    "update v3": {"type", "seq", "event", "set", "append"},
     "ack": {"type", "id", "seq"},
     "refused": {"type", "id", "code", "message"},
     "seats": {"type", "seq", "seats"},
@@ -65,7 +68,7 @@ FRAME_FIELDS = {
 SEED = int(os.environ.get("RUMMY500_LEAK_SEED", "500"))
 """The games' seeds start here (deals, computer players and the random clients' moves):
 set ``RUMMY500_LEAK_SEED`` to play other games."""
-SEAT_FIELDS = {"seat", "kind", "name", "connected", "open", "bot", "standin"}
+SEAT_FIELDS = {"seat", "kind", "name", "connected", "open", "bot", "standin", "kept"}
 
 
 @dataclass(frozen=True)
@@ -119,7 +122,8 @@ async def person(base: str, table: str, token: str, rng: random.Random, heard: H
     await probe(first, rng, probes)
     await play_out(first, rng, until_seq=reconnect_at)
     await first.close()
-    again = await TableConnection.open(base, table, token, keep_frames=True)
+    # Back in version 2 of the protocol (the first connection spoke version 3).
+    again = await TableConnection.open(base, table, token, keep_frames=True, version=2)
     heard.append((again.seat, again.frames))
     await play_out(again, rng)
     await again.close()
@@ -251,7 +255,9 @@ def check_frame(where: str, seat: int | None, frame: dict[str, Any], game: Game,
                 swapped: Game, event: dict[str, Any] | None) -> None:
     kind = frame.get("type")
     assert kind in FRAME_FIELDS, f"{where}: an unexpected frame {frame}"
-    assert set(frame) == FRAME_FIELDS[kind], f"{where}: fields {sorted(frame)}"
+    sent = frame.get("sent", frame)  # version 3: as it came, before it was folded
+    fields = FRAME_FIELDS[kind if set(sent) == FRAME_FIELDS[kind] else f"{kind} v3"]
+    assert set(sent) == fields, f"{where}: fields {sorted(sent)}"
     allowed = knowable(game, seat)
     if kind == "refused" and frame["id"].startswith("probe "):
         assert frame["code"] == "illegal", f"{where}: {frame}"
@@ -296,9 +302,9 @@ def check_frame(where: str, seat: int | None, frame: dict[str, Any], game: Game,
 def check_game(record: dict[str, Any], heard: Heard) -> tuple[int, int]:
     """Hold every frame heard against the replayed truth: (frames, changes) checked."""
     at_seq: dict[int, list[tuple[str, int | None, dict[str, Any]]]] = defaultdict(list)
-    for number, (seat, frames) in enumerate(heard):
+    for number, (seat, received) in enumerate(heard):
         seq = -1
-        for index, frame in enumerate(frames):
+        for index, frame in enumerate(with_states(received)):
             if frame.get("type") in ("welcome", "update"):
                 assert frame["seq"] >= seq, f"connection {number}: seq went back"
                 if frame["type"] == "update" and seq >= 0:
@@ -339,7 +345,7 @@ async def test_no_frame_shows_a_card_its_seat_cannot_know(leak_server: ServerPro
     assert len(heard) == 1 + 2 * people
     last: dict[int | None, list[dict[str, Any]]] = {}
     for seat, frames in heard:
-        last[seat] = [f for f in frames if f["type"] in ("welcome", "update")]
+        last[seat] = [f for f in with_states(frames) if f["type"] in ("welcome", "update")]
     assert len(last) == 1 + people
     watched = [f["seq"] for f in last[None]]
     assert watched == list(range(watched[0], changes))

@@ -27,9 +27,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from .errors import BadInputError
-
-WAITING_FIELDS = ("waiting_for", "pause_left", "clock")
-"""What a ``waiting`` frame changes in the state."""
+from .protocol import LATEST, V2, Gap, apply_frame
 
 
 class ServerError(Exception):
@@ -136,15 +134,21 @@ class TableConnection:
         self.frames: list[dict[str, Any]] = []
         """Every frame received, in order (for tests and tools that want them)."""
         self.keep_frames = False
+        self.version = LATEST
+        """The protocol version this connection asked for in its hello."""
+        self.resyncs = 0
+        """How many times a missed change made it ask for the whole state again."""
+        self._resyncing = False
         self._ids = itertools.count(1)
 
     @classmethod
     async def open(cls, base: str, table: str, token: str | None, *,
                    origin: str | None = None, keep_frames: bool = False,
-                   open_timeout: float = 30.0,
+                   open_timeout: float = 30.0, version: int = LATEST,
                    ssl_context: ssl.SSLContext | None = None) -> TableConnection:
         """Connect and say hello; returns once the welcome is in. ``ssl_context`` as
-        for :class:`Api` (``wss://`` for an ``https://`` base)."""
+        for :class:`Api` (``wss://`` for an ``https://`` base); ``version``: of the
+        protocol (3: updates carry the change, folded here into :attr:`state`)."""
         import websockets
 
         headers = {"Origin": origin} if origin else None
@@ -154,7 +158,11 @@ class TableConnection:
                                           open_timeout=open_timeout, max_size=2**24, **tls)
         connection = cls(socket)
         connection.keep_frames = keep_frames
-        await connection.send({"type": "hello", "token": token})
+        connection.version = version
+        hello: dict[str, Any] = {"type": "hello", "token": token}
+        if version != V2:
+            hello["v"] = version
+        await connection.send(hello)
         while connection.seq < 0:
             await connection.next()
         return connection
@@ -190,18 +198,17 @@ class TableConnection:
         frame: dict[str, Any] = json.loads(text)
         if self.keep_frames:
             self.frames.append(frame)
-        kind = frame.get("type")
-        if kind in ("welcome", "update"):
-            self.state = frame["state"]
-            self.seq = frame["seq"]
-            if kind == "welcome":
-                self.seat = frame["seat"]
-        elif kind == "seats" and self.state and isinstance(frame.get("seats"), list):
-            self.state["seats"] = [{k: v for k, v in s.items()} for s in frame["seats"]]
-        elif kind == "next" and self.state and isinstance(frame.get("table"), str):
-            self.state["next"] = frame["table"]
-        elif kind == "waiting" and self.state:
-            self.state.update({key: frame.get(key) for key in WAITING_FIELDS})
+        if frame.get("type") == "welcome":
+            self.seat = frame["seat"]
+            self._resyncing = False
+        elif self._resyncing and frame.get("type") == "update":
+            return frame  # the welcome asked for is the whole truth
+        try:
+            self.state, self.seq = apply_frame(self.state, self.seq, frame)
+        except Gap:
+            self.resyncs += 1
+            self._resyncing = True
+            await self.send({"type": "resync"})
         return frame
 
     @property

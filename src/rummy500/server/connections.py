@@ -8,11 +8,13 @@ up a table: one that falls too far behind is closed (1013).
 from __future__ import annotations
 
 import asyncio
-import json
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
+
+from ..protocol import V2
+from ..session.seat_state import encode
 
 QUEUE_LIMIT = 512
 """Frames waiting for a client that reads too slowly; beyond it the client is dropped."""
@@ -33,12 +35,14 @@ class Client:
     address: str = ""
     seat: int | None = None
     joined: bool = False
+    version: int = V2
+    """The protocol version it asked for in its hello."""
     outbox: asyncio.Queue[str | int] = field(
         default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
     """JSON text frames to send, or a close code that ends the connection."""
 
     def send(self, frame: dict[str, Any] | str) -> None:
-        text = frame if isinstance(frame, str) else json.dumps(frame)
+        text = frame if isinstance(frame, str) else encode(frame).decode()
         try:
             self.outbox.put_nowait(text)
         except asyncio.QueueFull:
@@ -110,7 +114,7 @@ class Connections:
         return bool(self._by_table.get(table_id))
 
     def broadcast(self, table_id: str, frame: dict[str, Any] | str) -> None:
-        text = frame if isinstance(frame, str) else json.dumps(frame)
+        text = frame if isinstance(frame, str) else encode(frame).decode()
         for client in self.of(table_id):
             client.send(text)
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import time
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
+from ..protocol import V2
 from ..session.refusal import NOT_SEATED, Refusal
 from . import metrics
 from .connections import CLOSE_GOING_AWAY, Client, Connections
@@ -26,9 +26,9 @@ from .driver import Driver
 from .guard import unreachable_database
 from .live import LiveTable
 from .master import UNAVAILABLE, Master
-from .messages import AskPresence, Message, NextTable, Present, Ready, Said
+from .messages import Alive, AskPresence, Message, NextTable, Present, Ready, Said
 from .pacing import Pacing
-from .presence import Presence
+from .presence import HEARTBEAT_S, LEASE_S, Presence
 from .security import valid_token
 from .settings import ServerSettings
 from .store import Store
@@ -64,7 +64,9 @@ class Hub:
                              again_hold_s=self.settings.again_hold_s)
         self.thinking = Thinking(self.settings.bot_workers)
         self.talk_store = TalkStore(store, self.process)
-        self.talk = Talk(self.talk_store, self.connections)
+        self.talk = Talk(self.talk_store, self.connections,
+                         seat_lines=self.settings.chat_lines_per_seat,
+                         address_lines=self.settings.chat_lines_per_address)
         self.pacing = Pacing(self.talk_store, self.connections)
         self.driver = Driver(self.master, self.thinking, pace=self.settings.pace,
                              pacing=self.pacing)
@@ -72,6 +74,8 @@ class Hub:
         self.master.loaded = self._loaded
         self.master.extra_state = self.pacing.extras
         self.tasks: set[asyncio.Task[Any]] = set()
+        self._heard_self = float("-inf")
+        """When this process last heard its own heartbeat (it hears the others then)."""
 
     # -- start and stop ---------------------------------------------------------------------
 
@@ -79,6 +83,8 @@ class Hub:
         self.thinking.start()
         self._spawn(self._sweep())
         self._spawn(self._prune())
+        if self.store.postgres:
+            self._spawn(self._heartbeat())
 
     async def stop(self) -> None:
         """Finish what is being written, then close every connection with 1001."""
@@ -110,8 +116,9 @@ class Hub:
 
     # -- connections ------------------------------------------------------------------------
 
-    async def join(self, client: Client, token: str | None) -> None:
-        """A hello: seat the client (or let it watch) and send the welcome."""
+    async def join(self, client: Client, token: str | None, version: int = V2) -> None:
+        """A hello: seat the client (or let it watch) and send the welcome, in the
+        protocol ``version`` it asked for."""
         if token is not None and not valid_token(token):
             raise UnknownToken
         table = await self.master.table(client.table_id)
@@ -128,12 +135,22 @@ class Hub:
             if client.joined:
                 await self._depart(table, client)
             client.seat = seat
+            client.version = version
             client.joined = True
             if seat is not None and self.presence.arrive(table.id, seat):
                 await self._presence_changed(table, seat)
             self.connections.add(client)
-            client.send(f'{{"type": "welcome", "seat": {json.dumps(seat)}, "seq": {table.seq}, '
-                        f'"state": {self.master.state_text(table, seat, {"chat": chat})}}}')
+            client.send(self.master.welcome(table, client, chat))
+
+    async def welcome_again(self, client: Client) -> None:
+        """A client that missed a change asks for the whole state again: a new welcome."""
+        table = await self.master.table(client.table_id)
+        if table is None:
+            return
+        chat = await self.talk.history(table.id)
+        async with self.master.lock(table.id):
+            table = self.master.live.get(table.id) or table
+            client.send(self.master.welcome(table, client, chat))
 
     async def leave(self, client: Client) -> None:
         if not client.joined:
@@ -200,7 +217,8 @@ class Hub:
             return Refusal("unknown_table", "this table no longer exists")
         kind, seat = frame["type"], client.seat
         if kind in ("chat", "react"):
-            said = await self.talk.say(table, seat, frame.get("text"), frame.get("what"))
+            said = await self.talk.say(table, seat, frame.get("text"), frame.get("what"),
+                                       client.address)
             return said if isinstance(said, Refusal) else None
         if seat is None:
             return Refusal(NOT_SEATED, "a spectator watches: only the people seated may "
@@ -230,6 +248,10 @@ class Hub:
 
     async def heard(self, message: Message) -> None:
         """A message from any process (our own included)."""
+        if isinstance(message, Alive | AskPresence | Present | Said):
+            await self._alive(message.process)
+            if isinstance(message, Alive):
+                return
         table_id = message.table
         if isinstance(message, AskPresence):
             if message.process != self.process:
@@ -269,6 +291,36 @@ class Hub:
             async with self.master.lock(table_id):
                 if self.master.live.get(table_id) is table:
                     await self.master.catch_up(table)
+
+    async def _alive(self, process: str) -> None:
+        """``process`` said something: its lease of presence is renewed. One whose lease
+        had lapsed is asked again (with everyone) who is connected at every table here."""
+        if process == self.process:
+            self._heard_self = time.monotonic()  # our own word came back: we hear them
+            return
+        if self.presence.alive(process):
+            log.warning("serve process %s is heard from again: asking who is connected",
+                        process)
+            for table_id in list(self.master.live):
+                await self._ask_presence(table_id)
+
+    async def _heartbeat(self) -> None:
+        """Say this process is alive, and let the presence of processes not heard from
+        for ``LEASE_S`` lapse: their people are away (the stand-in plays for them). Only
+        while this process hears its own word back (else the silence is its own)."""
+        while True:
+            try:
+                await self._notify(Alive(self.process))
+            except Exception as error:
+                log.warning("cannot tell the other processes this one is alive: %s", error)
+            await asyncio.sleep(HEARTBEAT_S)
+            if time.monotonic() - self._heard_self > LEASE_S:
+                continue
+            for table_id, seat in self.presence.expire():
+                table = self.master.live.get(table_id)
+                if table is not None and seat < table.spec.players:
+                    async with self.master.lock(table_id):
+                        await self._presence_changed(table, seat, tell=False)
 
     async def resync(self) -> None:
         """After notifications were lost for a while (the listening connection dropped,

@@ -8,7 +8,6 @@ holds: the state after a restart is the state of the last stored change.
 
 from __future__ import annotations
 
-import json
 import random
 import secrets
 import time
@@ -21,7 +20,7 @@ from ..game import Game
 from ..moves import Move, parse_move
 from ..record import game_record
 from ..rules import rules_from_record
-from ..session.seat_state import PublicTable, SeatInfo
+from ..session.seat_state import HistoryEntry, PublicTable, SeatInfo, SeatState
 from ..session.settings import bot_seat_names
 from ..session.state import build_state, deal_event, move_event, public_table
 from ..session.table_words import TableWords
@@ -117,8 +116,6 @@ class LiveTable:
     """The words of the deal in play and of the finished deals, for every reader."""
     shared: PublicTable | None = None
     """The public part of every seat's state at change ``shared_seq``."""
-    shared_json: dict[str, Any] = field(default_factory=dict)
-    """:attr:`shared` as JSON."""
     shared_seq: int = -1
     next_table: str | None = None
     """The table of the next game, once someone asked for one (``POST …/again``)."""
@@ -235,24 +232,15 @@ class LiveTable:
     def seats_json(self) -> list[dict[str, Any]]:
         return [info.to_json() for info in self.seat_infos()]
 
-    def state(self, seat: int | None) -> dict[str, Any]:
-        """``seat``'s state (the protocol's JSON)."""
-        parsed: dict[str, Any] = json.loads(self.state_text(seat))
-        return parsed
-
-    def state_text(self, seat: int | None) -> str:
-        """``seat``'s state as JSON text. What every seat sees alike is worked out once per
-        change, and each entry of the history and each sheet is written once."""
+    def view(self, seat: int | None, **table: Any) -> SeatState:
+        """``seat``'s state (None: a spectator's), with what the table adds besides the
+        game's (``table``: the pacing's keys). What every seat sees alike is worked out
+        once per change."""
         if self.shared_seq != self.seq or self.shared is None:
             self.shared, self.shared_seq = public_table(self.game), self.seq
-            self.shared_json = self.shared.to_json()
-        state = build_state(self.game, seat, self.seat_infos(), self.words, self.shared).to_json(
-            public=self.shared_json, words=False)
-        state["next"] = self.next_table
-        if seat is not None:
-            state["can_undo"] = self.can_undo(seat)
-        return (json.dumps(state)[:-1] + ', "history": ' + self.words.history_text(seat)
-                + ', "deals": ' + self.words.sheets_text(seat) + "}")
+        return build_state(self.game, seat, self.seat_infos(), self.words, self.shared,
+                           next=self.next_table,
+                           can_undo=None if seat is None else self.can_undo(seat), **table)
 
     def can_undo(self, seat: int) -> bool:
         """Whether ``seat`` may take its last move back now (:mod:`..session.undo_rule`):
@@ -265,10 +253,10 @@ class LiveTable:
                                    self.words.names)
         return not isinstance(taken, str)
 
-    def event_for(self, reader: int | None) -> dict[str, Any]:
+    def event_for(self, reader: int | None) -> HistoryEntry | dict[str, Any]:
         """The last change as ``reader`` is told it (the ``event`` of an update)."""
         history = self.words.history(reader)
-        return history[-1].to_json() if history else {}
+        return history[-1] if history else {}
 
     def summary(self) -> dict[str, Any]:
         """The public summary: never a hidden card."""

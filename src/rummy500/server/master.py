@@ -10,15 +10,16 @@ table costs nothing (no lock, no entry) however often it is asked for.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections.abc import Callable
 from typing import Any
 
 from ..session.refusal import STALE, Refusal, check_move
+from ..session.seat_state import SeatState
 from . import metrics
-from .connections import Connections
+from .connections import Client, Connections
+from .frames import Frames
 from .live import OVER, PLAYING, WAITING, Change, LiveTable, Seat, Spec
 from .presence import Presence
 from .security import new_table_id, new_token, token_hash
@@ -40,6 +41,8 @@ class Master:
         self.presence = presence
         self.again_hold_s = again_hold_s
         self.live: dict[str, LiveTable] = {}
+        self.frames: dict[str, Frames] = {}
+        """What each table's readers here were sent last (:mod:`.frames`)."""
         self.locks: dict[str, asyncio.Lock] = {}
         self.touched: dict[str, float] = {}
         self.last_local: set[str] = set()
@@ -73,6 +76,7 @@ class Master:
     def drop(self, table_id: str) -> None:
         """Forget a table (it is read again from the database when next asked for)."""
         self.live.pop(table_id, None)
+        self.frames.pop(table_id, None)
         self.touched.pop(table_id, None)
         self.last_local.discard(table_id)
         lock = self.locks.get(table_id)
@@ -166,8 +170,8 @@ class Master:
                 self.send_seats(table)
                 if start is not None and start.seq == table.seq + 1:
                     self.last_local.add(table_id)
-                    event = table.apply(start)
-                    self._send_rendered(table, self._render(table, start.seq, event))
+                    table.apply(start)
+                    self._send_rendered(table, self._render(table, start.seq))
                 await self.catch_up(table)
                 self.changed(table)
         return "ok", token
@@ -189,14 +193,15 @@ class Master:
 
     # -- the next game ----------------------------------------------------------------------
 
-    async def again(self, old: LiveTable, seat: int,
-                    token: str) -> tuple[str, str | None, str | None]:
+    async def again(self, old: LiveTable, seat: int, token: str,
+                    creator: str | None = None) -> tuple[str, str | None, str | None]:
         """``seat`` of the finished table ``old`` (``token`` its seat token there) takes its
         own seat at the next game: ``(outcome, next table, token)``, outcome ``created``,
         ``ok``, ``taken`` or ``unknown``. Exactly one next table is made, however many
         processes ask at once (the database's compare and set decides); each person seat
         of it is kept for the person who held it until they take it, decline it, or
-        ``again_hold_s`` passes."""
+        ``again_hold_s`` passes. ``creator``: who asked, for the limits per address (a
+        next table counts as one they made)."""
         holder = token_hash(token)
         next_id = old.next_table
         if next_id is None:
@@ -205,7 +210,7 @@ class Master:
                               time.time() + self.again_hold_s)
             made = self._start(table)
             winner = await self.store.create_next(old.id, table.id, table.spec, table.seats,
-                                                  made)
+                                                  made, creator=creator)
             if winner is None:
                 return "unknown", None, None
             if winner == table.id:
@@ -269,9 +274,9 @@ class Master:
                 return checked
             if before_store is not None:
                 before_store(table)
-            rendered: list[dict[int | None, str]] = []
+            rendered: list[dict[tuple[int | None, int], str]] = []
             made = table.make(seat, checked, lambda change, event: rendered.append(
-                self._render(table, change.seq, event)))
+                self._render(table, change.seq)))
             try:
                 stored = await self.store.append(table_id, seq, made, table.status)
             except Exception as error:
@@ -306,8 +311,8 @@ class Master:
             if is_undo(change):  # changes were taken back: the table is read again
                 await read_again(self, table)
                 break
-            event = table.apply(change)
-            self._send_rendered(table, self._render(table, change.seq, event))
+            table.apply(change)
+            self._send_rendered(table, self._render(table, change.seq))
         self.changed(table)
 
     async def resync(self, table_id: str) -> None:
@@ -327,31 +332,60 @@ class Master:
 
     # -- what clients hear ------------------------------------------------------------------
 
-    def _render(self, table: LiveTable, seq: int, event: dict[str, Any]) -> dict[int | None, str]:
-        """The update frame of one change for each seat that has a client here."""
-        frames: dict[int | None, str] = {}
-        for client in self.connections.of(table.id):
-            if client.seat not in frames:
-                frames[client.seat] = (
-                    f'{{"type": "update", "seq": {seq}, '
-                    f'"event": {json.dumps(table.event_for(client.seat))}, '
-                    f'"state": {self.state_text(table, client.seat)}}}')
+    def frames_of(self, table: LiveTable) -> Frames:
+        frames = self.frames.get(table.id)
+        if frames is None:
+            frames = self.frames[table.id] = Frames()
         return frames
 
-    def state_text(self, table: LiveTable, seat: int | None,
-                   also: dict[str, Any] | None = None) -> str:
-        """``seat``'s state of ``table`` as clients get it (JSON text), with ``also``."""
-        text = table.state_text(seat)
-        extra = {**self.extra_state(table), **(also or {})}
-        return text if not extra else text[:-1] + ", " + json.dumps(extra)[1:]
+    def view(self, table: LiveTable, seat: int | None) -> SeatState:
+        """``seat``'s state of ``table`` as clients get it (the pacing's keys with it)."""
+        extra = self.extra_state(table)
+        waiting = extra.get("waiting_for")
+        return table.view(seat, waiting_for=tuple(waiting or ()),
+                          pause_left=extra.get("pause_left"), clock=extra.get("clock"))
 
     def state_of(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
-        """``seat``'s state of ``table`` as clients get it."""
-        return {**table.state(seat), **self.extra_state(table)}
+        """``seat``'s state of ``table`` as plain data (version 3's form)."""
+        return self.view(table, seat).to_json()
 
-    def _send_rendered(self, table: LiveTable, frames: dict[int | None, str]) -> None:
+    def welcome(self, table: LiveTable, client: Client, chat: list[dict[str, Any]]) -> str:
+        """The welcome of ``client`` (seated or watching) at the table as it stands now."""
+        return self.frames_of(table).welcome(table.seq, client.seat,
+                                             self.view(table, client.seat), client.version,
+                                             chat)
+
+    def _render(self, table: LiveTable, seq: int,
+                event: Any = None) -> dict[tuple[int | None, int], str]:
+        """The update frame of one change for each reader (a seat, or the spectators) and
+        version of the clients here: each reader's state is built once, and each frame
+        written once. ``event``: the same for every reader (else each reader's own)."""
+        clients = self.connections.of(table.id)
+        if not clients:
+            self.frames.pop(table.id, None)
+            return {}
+        readers: dict[int | None, set[int]] = {}
+        for client in clients:
+            readers.setdefault(client.seat, set()).add(client.version)
+        frames = self.frames_of(table)
+        frames.forget(set(readers))
+        rendered: dict[tuple[int | None, int], str] = {}
+        for reader, versions in readers.items():
+            told = table.event_for(reader) if event is None else event
+            made = frames.update(seq, reader, self.view(table, reader), told, versions)
+            for version, text in made.items():
+                rendered[reader, version] = text
+        return rendered
+
+    def send_update(self, table: LiveTable, seq: int, event: Any = None) -> None:
+        """Tell this process's clients of ``table`` its change ``seq`` (``event``: the same
+        for every reader, else each reader's own last history entry)."""
+        self._send_rendered(table, self._render(table, seq, event))
+
+    def _send_rendered(self, table: LiveTable,
+                       frames: dict[tuple[int | None, int], str]) -> None:
         for client in self.connections.of(table.id):
-            frame = frames.get(client.seat)
+            frame = frames.get((client.seat, client.version))
             if frame is not None:
                 client.send(frame)
 

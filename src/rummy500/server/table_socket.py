@@ -1,7 +1,8 @@
 """One WebSocket connection of docs/protocol.md, from its admission to its close.
 
 A connection is admitted only within the limits per address and per server, must say
-hello within ``hello_timeout_s``, and sends at most 20 frames a second of at most 4 KiB.
+hello within ``hello_timeout_s``, and sends at most ``frames_per_second`` frames a second
+(20 unless the operator says otherwise) of at most 4 KiB.
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ async def _write(websocket: WebSocket, client: Client) -> None:
 
 
 async def _read(hub: Hub, websocket: WebSocket, client: Client) -> None:
-    limit = RateLimit()
+    limit = RateLimit(hub.settings.frames_per_second)
     hello_by = asyncio.get_running_loop().time() + hub.settings.hello_timeout_s
     while True:
         if client.joined:
@@ -120,7 +121,8 @@ async def _read(hub: Hub, websocket: WebSocket, client: Client) -> None:
         if verdict == "drop":
             metrics.limit_hit("frames")
             client.send({"type": "error", "code": "rate_limited",
-                         "message": "at most 20 frames a second: this one was dropped"})
+                         "message": f"at most {limit.per_second} frames a second: this one "
+                                    "was dropped"})
             continue
         frame = parse_frame(text)
         if isinstance(frame, BadFrame):
@@ -131,7 +133,7 @@ async def _read(hub: Hub, websocket: WebSocket, client: Client) -> None:
             client.send({"type": "pong"})
         elif kind == "hello":
             try:
-                await hub.join(client, frame["token"])
+                await hub.join(client, frame["token"], frame["v"])
             except UnknownToken:
                 client.close(CLOSE_UNKNOWN_TOKEN)
                 return
@@ -146,6 +148,8 @@ async def _read(hub: Hub, websocket: WebSocket, client: Client) -> None:
                          "message": "say hello first: {\"type\": \"hello\", \"token\": ...}"})
         elif kind == "move":
             await hub.move(client, frame["id"], frame["seq"], frame["move"])
+        elif kind == "resync":
+            await hub.welcome_again(client)
         else:
             await hub.talk_frame(client, frame)
 

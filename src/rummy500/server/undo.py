@@ -46,7 +46,7 @@ class Master(Protocol):
 
     async def table(self, table_id: str) -> LiveTable | None: ...
 
-    def state_of(self, table: LiveTable, seat: int | None) -> dict[str, Any]: ...
+    def send_update(self, table: LiveTable, seq: int, event: Any = None) -> None: ...
 
 
 def is_undo(change: Change) -> bool:
@@ -116,13 +116,7 @@ def undo_event(table: LiveTable, marker: Change) -> dict[str, Any]:
 
 def send_undo(master: Master, table: LiveTable, marker: Change) -> None:
     """Every client of the table here hears the undo: an update with the state after it."""
-    event = undo_event(table, marker)
-    frames: dict[int | None, dict[str, Any]] = {}
-    for client in master.connections.of(table.id):
-        if client.seat not in frames:
-            frames[client.seat] = {"type": "update", "seq": table.seq, "event": event,
-                                   "state": master.state_of(table, client.seat)}
-        client.send(frames[client.seat])
+    master.send_update(table, table.seq, undo_event(table, marker))
 
 
 async def take_back(master: Master, store: TalkStore, table_id: str,

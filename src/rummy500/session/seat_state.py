@@ -3,18 +3,36 @@ the finished deals' sheets in words. Every face renders it: the local terminal t
 online terminal seat (which reads it back from the protocol's JSON) and, as that JSON, the
 browser.
 
-It is the ``state`` of docs/protocol.md: :meth:`SeatState.to_json` writes it and
-:meth:`SeatState.from_json` reads it back (``from_json(to_json(s)) == s``). Cards are
-faces (``7h``, ``*``, ``*=6h`` in a meld), never physical copies.
+It is the ``state`` of docs/protocol.md, key for key: each type here is a frozen
+:class:`msgspec.Struct` whose fields are the protocol's keys, so the server writes it with
+one encoder (:func:`encode`) and compares two states key by key (version 3's updates
+name only what changed). :meth:`SeatState.to_json` gives it as plain data and
+:meth:`SeatState.from_json` reads it back, saying in words what is wrong with a state of
+the wrong shape (``from_json(to_json(s)) == s``). Cards are faces (``7h``, ``*``,
+``*=6h`` in a meld), never physical copies.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from ..errors import BadInputError
+
+_ENCODER = msgspec.json.Encoder()
+_DECODER = msgspec.json.Decoder()
+
+
+def encode(value: Any) -> bytes:
+    """``value`` (these types, in plain data or not) as JSON: the one encoder of the protocol."""
+    return _ENCODER.encode(value)
+
+
+def plain(value: Any) -> Any:
+    """``value`` as plain data (dicts, lists, texts, numbers), as JSON reads it back."""
+    return _DECODER.decode(_ENCODER.encode(value))
 
 
 class StateFormatError(BadInputError):
@@ -70,8 +88,7 @@ def _objects(data: Mapping[str, Any], key: str, where: str) -> list[Mapping[str,
 # -- the parts ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class HistoryEntry:
+class HistoryEntry(msgspec.Struct, frozen=True, omit_defaults=True):
     """A change of the deal in words: a seat's move (``seat``, ``move``; ``drawn`` for the
     reader's own draw), or a new deal (``deal``, ``dealer``)."""
 
@@ -83,12 +100,8 @@ class HistoryEntry:
     dealer: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        if self.move is None:
-            return {"deal": self.deal, "dealer": self.dealer, "text": self.text}
-        entry: dict[str, Any] = {"seat": self.seat, "move": self.move, "text": self.text}
-        if self.drawn is not None:
-            entry["drawn"] = self.drawn
-        return entry
+        data: dict[str, Any] = plain(self)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> HistoryEntry:
@@ -107,8 +120,7 @@ LINE_KINDS = ("on_table", "doubled", "in_hand", "hands_won", "going_out", "game_
 (Add Opponent's Hand), the going-out bonus, and the bonus for winning the game."""
 
 
-@dataclass(frozen=True, slots=True)
-class SheetLine:
+class SheetLine(msgspec.Struct, frozen=True):
     seat: int | None
     """The seat whose cards these are; None for a side's bonus."""
     side: int
@@ -118,8 +130,8 @@ class SheetLine:
     text: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "side": self.side, "what": self.what, "points": self.points,
-                "text": self.text}
+        data: dict[str, Any] = plain(self)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SheetLine:
@@ -129,8 +141,13 @@ class SheetLine:
                    _get(data, "text", str, where))
 
 
-@dataclass(frozen=True, slots=True)
-class DealSheet:
+def sheet_summary(deal: int, ended: str, sides: Sequence[str], scores: Sequence[int]) -> str:
+    """A deal's end in one line, as the log says it: how it ended, each side's score."""
+    said = ", ".join(f"{name} {signed(score)}" for name, score in zip(sides, scores, strict=False))
+    return f"Deal {deal} is over: {ended}. {said}."
+
+
+class DealSheet(msgspec.Struct, frozen=True):
     """A finished deal's sheet: each side's lines add up to its score; ``totals_after``
     are the totals once the deal (and, on the last sheet, the game) is scored."""
 
@@ -138,6 +155,8 @@ class DealSheet:
     went_out: int | None
     ended: str
     """How the deal ended, in words for the reader (``Ann went out``)."""
+    text: str
+    """The deal's end in one line (:func:`sheet_summary`)."""
     lines: tuple[SheetLine, ...]
     scores: tuple[int, ...]
     totals_after: tuple[int, ...]
@@ -152,23 +171,12 @@ class DealSheet:
     last: bool = False
     """The sheet that ended the game."""
 
-    @property
-    def text(self) -> str:
-        """The deal's end in one line, as the log says it: how it ended, each side's score."""
-        scores = ", ".join(f"{name} {signed(score)}"
-                           for name, score in zip(self.sides, self.scores, strict=False))
-        return f"Deal {self.deal} is over: {self.ended}. {scores}."
-
     def side_lines(self, side: int) -> list[SheetLine]:
         return [line for line in self.lines if line.side == side]
 
     def to_json(self) -> dict[str, Any]:
-        return {"deal": self.deal, "went_out": self.went_out, "ended": self.ended,
-                "text": self.text, "lines": [line.to_json() for line in self.lines],
-                "scores": list(self.scores), "totals_after": list(self.totals_after),
-                "hands": [list(hand) for hand in self.hands], "melded": list(self.melded),
-                "in_hand": list(self.in_hand), "standing": self.standing,
-                "sides": list(self.sides), "last": self.last}
+        data: dict[str, Any] = plain(self)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> DealSheet:
@@ -176,18 +184,19 @@ class DealSheet:
         hands = _get(data, "hands", list, where)
         if not all(isinstance(h, list) and all(isinstance(c, str) for c in h) for h in hands):
             raise StateFormatError(f"{where}: 'hands' should be a list of lists of cards")
-        return cls(_get(data, "deal", int, where),
-                   _get(data, "went_out", int, where, optional=True),
-                   _get(data, "ended", str, where),
+        deal, ended = _get(data, "deal", int, where), _get(data, "ended", str, where)
+        sides, scores = _texts(data, "sides", where), _ints(data, "scores", where)
+        text = data.get("text")
+        return cls(deal, _get(data, "went_out", int, where, optional=True), ended,
+                   text if isinstance(text, str) else sheet_summary(deal, ended, sides, scores),
                    tuple(SheetLine.from_json(line) for line in _objects(data, "lines", where)),
-                   _ints(data, "scores", where), _ints(data, "totals_after", where),
+                   scores, _ints(data, "totals_after", where),
                    tuple(tuple(hand) for hand in hands), _ints(data, "melded", where),
                    _ints(data, "in_hand", where), _get(data, "standing", str, where),
-                   _texts(data, "sides", where), bool(data.get("last", False)))
+                   sides, bool(data.get("last", False)))
 
 
-@dataclass(frozen=True, slots=True)
-class TableMeld:
+class TableMeld(msgspec.Struct, frozen=True):
     id: str
     cards: tuple[str, ...]
     """In the meld's order (a run low to high); a wild joker as ``*=6h``."""
@@ -195,7 +204,8 @@ class TableMeld:
     """The seat that laid each card."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "cards": list(self.cards), "by": list(self.by)}
+        data: dict[str, Any] = plain(self)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TableMeld:
@@ -204,8 +214,7 @@ class TableMeld:
                    _ints(data, "by", where))
 
 
-@dataclass(frozen=True, slots=True)
-class SeatInfo:
+class SeatInfo(msgspec.Struct, frozen=True):
     seat: int
     kind: str
     """``person`` or ``bot``."""
@@ -213,19 +222,15 @@ class SeatInfo:
     connected: bool = True
     open: bool = False
     bot: str | None = None
+    """The computer player's name, at a computer player's seat."""
     standin: str | None = None
+    """The computer player playing for a person who is away (``expert``), if one is."""
     kept: bool = False
+    """An open seat kept for the person who held it at the game before (Play again)."""
 
     def to_json(self) -> dict[str, Any]:
-        entry: dict[str, Any] = {"seat": self.seat, "kind": self.kind, "name": self.name,
-                                 "connected": self.connected, "open": self.open}
-        if self.bot is not None:
-            entry["bot"] = self.bot
-        if self.standin is not None:
-            entry["standin"] = self.standin
-        if self.kept:
-            entry["kept"] = True
-        return entry
+        data: dict[str, Any] = plain(self)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SeatInfo:
@@ -236,8 +241,7 @@ class SeatInfo:
                    _get(data, "standin", str, where, optional=True), bool(data.get("kept", False)))
 
 
-@dataclass(frozen=True, slots=True)
-class PublicTable:
+class PublicTable(msgspec.Struct, frozen=True):
     """What every seat sees alike at one moment of the deal."""
 
     hand_sizes: tuple[int, ...]
@@ -250,27 +254,26 @@ class PublicTable:
     totals: tuple[int, ...]
     """Per side, before this deal (after the game on a finished game)."""
 
-    def to_json(self) -> dict[str, Any]:
-        return {"hand_sizes": list(self.hand_sizes), "stock": self.stock, "pile": list(self.pile),
-                "melds": [meld.to_json() for meld in self.melds], "must_use": self.must_use,
-                "credit": list(self.credit), "totals": list(self.totals)}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> PublicTable:
-        where = "the state"
-        return cls(_ints(data, "hand_sizes", where), _get(data, "stock", int, where),
-                   _texts(data, "pile", where),
-                   tuple(TableMeld.from_json(m) for m in _objects(data, "melds", where)),
-                   _get(data, "must_use", str, where, optional=True),
-                   _ints(data, "credit", where), _ints(data, "totals", where))
-
 
 # -- the whole ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class SeatState:
-    """The whole truth for one seat (``seat`` None: a spectator, who has no hand)."""
+TABLE_KEYS = ("next", "can_undo", "waiting_for", "pause_left", "clock")
+"""The keys an online table adds to the engine's part of a state."""
+
+ABSENT_WHEN_NULL = ("hand", "legal", "can_undo")
+"""Keys a version 2 state leaves out when they are null (a spectator's hand, the moves of a
+seat not to move, a spectator's undo); version 3 leaves out only a spectator's ``hand`` and
+``can_undo``, which never change."""
+
+NO_TABLE = {"next": None, "waiting_for": (), "pause_left": None, "clock": None}
+"""The :data:`TABLE_KEYS` of a state that is not an online table's."""
+
+
+class SeatState(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """The whole truth for one seat (``seat`` None: a spectator, whose state has no
+    ``hand`` and no ``can_undo``): every key of the protocol's ``state`` but ``chat`` (the
+    welcome's alone). Every other key is always written, null or not."""
 
     players: int
     seat: int | None
@@ -279,17 +282,38 @@ class SeatState:
     phase: str
     deal: int
     """The deal in play, from 1 (0 before the first)."""
-    public: PublicTable
-    hand: tuple[str, ...] | None
-    legal: tuple[str, ...] | None
-    """Every legal move of this seat, only when it is to move."""
+    hand: tuple[str, ...] | None = None
+    hand_sizes: tuple[int, ...]
+    stock: int
+    pile: tuple[str, ...]
+    """Bottom first."""
+    melds: tuple[TableMeld, ...]
+    must_use: str | None
+    credit: tuple[int, ...]
+    totals: tuple[int, ...]
+    """Per side, before this deal (after the game on a finished game)."""
     history: tuple[HistoryEntry, ...]
     deals: tuple[DealSheet, ...]
     over: bool
     winner: int | None
     seats: tuple[SeatInfo, ...]
-    extra: Mapping[str, Any] = field(default_factory=dict)
-    """Fields this model does not know (a newer server's): kept, and written back."""
+    legal: tuple[str, ...] | None
+    """Every legal move of this seat when it is to move; else null."""
+    next: str | None
+    """The table of the next game, once someone asked for one (online tables)."""
+    can_undo: bool | None = None
+    """Whether this seat may take its last move back now (online tables, seats only)."""
+    waiting_for: tuple[int, ...]
+    """The seats a finished deal's sheet still waits for (online tables)."""
+    pause_left: float | None
+    """Seconds the sheet still holds the computer players (online tables)."""
+    clock: float | None
+    """Seconds left on the turn clock (online tables with one)."""
+
+    @property
+    def public(self) -> PublicTable:
+        return PublicTable(self.hand_sizes, self.stock, self.pile, self.melds, self.must_use,
+                           self.credit, self.totals)
 
     @property
     def names(self) -> list[str]:
@@ -299,55 +323,72 @@ class SeatState:
     def my_turn(self) -> bool:
         return self.legal is not None
 
-    def to_json(self, *, public: Mapping[str, Any] | None = None,
-                words: bool = True) -> dict[str, Any]:
-        """The protocol's JSON. ``public``: that part already written; ``words=False``:
-        without ``history`` and ``deals`` (for a server that writes them once for many
-        states and adds them itself)."""
-        state: dict[str, Any] = {
-            "players": self.players, "seat": self.seat, "dealer": self.dealer,
-            "turn": self.turn, "phase": self.phase, "deal": self.deal}
-        if self.hand is not None:
-            state["hand"] = list(self.hand)
-        state.update(self.public.to_json() if public is None else public)
-        if words:
-            state["history"] = [entry.to_json() for entry in self.history]
-            state["deals"] = [sheet.to_json() for sheet in self.deals]
-        state["over"], state["winner"] = self.over, self.winner
-        state["seats"] = [info.to_json() for info in self.seats]
-        if self.legal is not None:
-            state["legal"] = list(self.legal)
-        state.update(self.extra)
-        return state
+    def to_json(self) -> dict[str, Any]:
+        """The protocol's JSON, as version 3 writes it."""
+        data: dict[str, Any] = plain(self)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SeatState:
-        """Reads a state back; :class:`StateFormatError` says what is wrong with it."""
+        """Reads a state back (of either version; unknown keys are left aside);
+        :class:`StateFormatError` says what is wrong with it."""
         if not isinstance(data, Mapping):
             raise StateFormatError("the state should be an object")
         where = "the state"
         hand = data.get("hand")
         legal = data.get("legal")
-        known = {"players", "seat", "dealer", "turn", "phase", "deal", "hand", "hand_sizes",
-                 "stock", "pile", "melds", "must_use", "credit", "totals", "history", "deals",
-                 "over", "winner", "seats", "legal"}
+        waiting = data.get("waiting_for") or []
+        if not isinstance(waiting, list) or not all(
+                isinstance(seat, int) and not isinstance(seat, bool) for seat in waiting):
+            raise StateFormatError(f"{where}: 'waiting_for' should be a list of numbers")
+        can_undo = data.get("can_undo")
         return cls(
-            _get(data, "players", int, where), _get(data, "seat", int, where, optional=True),
-            _get(data, "dealer", int, where, optional=True),
-            _get(data, "turn", int, where, optional=True), _get(data, "phase", str, where),
-            _get(data, "deal", int, where), PublicTable.from_json(data),
-            None if hand is None else _texts(data, "hand", where),
-            None if legal is None else _texts(data, "legal", where),
-            tuple(HistoryEntry.from_json(e) for e in _objects(data, "history", where)),
-            tuple(DealSheet.from_json(d) for d in _objects(data, "deals", where)),
-            bool(data.get("over", False)), _get(data, "winner", int, where, optional=True),
-            tuple(SeatInfo.from_json(s) for s in _objects(data, "seats", where)),
-            {key: value for key, value in data.items() if key not in known})
+            players=_get(data, "players", int, where),
+            seat=_get(data, "seat", int, where, optional=True),
+            dealer=_get(data, "dealer", int, where, optional=True),
+            turn=_get(data, "turn", int, where, optional=True),
+            phase=_get(data, "phase", str, where), deal=_get(data, "deal", int, where),
+            hand=None if hand is None else _texts(data, "hand", where),
+            hand_sizes=_ints(data, "hand_sizes", where), stock=_get(data, "stock", int, where),
+            pile=_texts(data, "pile", where),
+            melds=tuple(TableMeld.from_json(m) for m in _objects(data, "melds", where)),
+            must_use=_get(data, "must_use", str, where, optional=True),
+            credit=_ints(data, "credit", where), totals=_ints(data, "totals", where),
+            history=tuple(HistoryEntry.from_json(e) for e in _objects(data, "history", where)),
+            deals=tuple(DealSheet.from_json(d) for d in _objects(data, "deals", where)),
+            over=bool(data.get("over", False)),
+            winner=_get(data, "winner", int, where, optional=True),
+            seats=tuple(SeatInfo.from_json(s) for s in _objects(data, "seats", where)),
+            legal=None if legal is None else _texts(data, "legal", where),
+            next=_get(data, "next", str, where, optional=True),
+            can_undo=None if can_undo is None else bool(can_undo),
+            waiting_for=tuple(waiting),
+            pause_left=_number(data, "pause_left", where),
+            clock=_number(data, "clock", where))
+
+
+def _number(data: Mapping[str, Any], key: str, where: str) -> float | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise StateFormatError(f"{where}: '{key}' should be a number, not {value!r:.40}")
+    return float(value)
+
+
+def version2(data: dict[str, Any]) -> dict[str, Any]:
+    """A state's plain data (:meth:`SeatState.to_json`) as version 2 of the protocol writes
+    it: without the keys of :data:`ABSENT_WHEN_NULL` that are null."""
+    for key in ABSENT_WHEN_NULL:
+        if key in data and data[key] is None:
+            del data[key]
+    return data
 
 
 def seat_names(seats: Sequence[SeatInfo]) -> list[str]:
     return [info.name for info in seats]
 
 
-__all__ = ["LINE_KINDS", "DealSheet", "HistoryEntry", "PublicTable", "SeatInfo", "SeatState",
-           "SheetLine", "StateFormatError", "TableMeld", "seat_names", "signed"]
+__all__ = ["ABSENT_WHEN_NULL", "LINE_KINDS", "NO_TABLE", "TABLE_KEYS", "DealSheet", "HistoryEntry",
+           "PublicTable", "SeatInfo", "SeatState", "SheetLine", "StateFormatError", "TableMeld",
+           "encode", "plain", "seat_names", "sheet_summary", "signed", "version2"]

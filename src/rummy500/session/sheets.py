@@ -22,7 +22,7 @@ from ..melds import RUN, Meld
 from ..narrate import YOU
 from ..results import score_lines
 from ..scoring import Points, points_for
-from .seat_state import DealSheet, SheetLine
+from .seat_state import DealSheet, SheetLine, sheet_summary
 from .words import ending_words, side_label, standing_words
 
 
@@ -104,10 +104,12 @@ def deal_sheet(game: Game, names: Sequence[str], index: int, reader: int | None)
                               winner=game.winner if last else None,
                               margin=game.margin if last else 0, deals_played=index + 1)
     hands = tuple(_hand_faces(hand) for hand in deal.hands)
-    return DealSheet(index + 1, result.went_out, ending_words(deal, result, shown),
-                     tuple(lines), scores, tuple(totals), hands, tuple(result.melded),
-                     tuple(result.in_hand), standing,
-                     tuple(side_label(rules, shown, side) for side in range(sides)), last)
+    ended = ending_words(deal, result, shown)
+    labels = tuple(side_label(rules, shown, side) for side in range(sides))
+    return DealSheet(index + 1, result.went_out, ended,
+                     sheet_summary(index + 1, ended, labels, scores), tuple(lines), scores,
+                     tuple(totals), hands, tuple(result.melded), tuple(result.in_hand),
+                     standing, labels, last)
 
 
 __all__ = ["deal_sheet", "doubled_points", "reader_names", "sheet_lines"]

@@ -23,7 +23,7 @@ from ..cards import JOKER, face_of, face_str, iter_bits, sort_key
 from ..game import Game
 from ..melds import Meld
 from ..moves import Move
-from .seat_state import PublicTable, SeatInfo, SeatState, TableMeld
+from .seat_state import NO_TABLE, TABLE_KEYS, PublicTable, SeatInfo, SeatState, TableMeld, version2
 from .table_words import TableWords
 
 WAITING = "waiting"
@@ -84,36 +84,49 @@ def public_table(game: Game) -> PublicTable:
 
 
 def build_state(game: Game, seat: int | None, seats: Sequence[SeatInfo], words: TableWords,
-                public: PublicTable | None = None) -> SeatState:
+                public: PublicTable | None = None, **table: Any) -> SeatState:
     """The whole truth for ``seat`` (None: a spectator) of ``game``, with the ``seats``, the
     words of the deal and of the finished deals from ``words``. ``public``: the
-    :func:`public_table` of this moment, when already made for another seat.
+    :func:`public_table` of this moment, when already made for another seat; ``table``:
+    what an online table adds (:data:`~.seat_state.TABLE_KEYS`).
 
     A game with no deal yet is a table still waiting for people.
     """
     if public is None:
         public = public_table(game)
+    table = {**NO_TABLE, **table}
     history, deals = tuple(words.history(seat)), tuple(words.sheets(seat))
     if not game.deals:
-        return SeatState(game.players, seat, None, None, WAITING, 0, public,
-                         None if seat is None else (), None, history, deals, False, None,
-                         tuple(seats))
+        return SeatState(
+            players=game.players, seat=seat, dealer=None, turn=None, phase=WAITING, deal=0,
+            hand=None if seat is None else (), **_public_fields(public), history=history,
+            deals=deals, over=False, winner=None, seats=tuple(seats), legal=None, **table)
     view = game.view(0 if seat is None else seat)
     legal = None
     if seat is not None and not game.finished and view.my_turn:
         legal = tuple(public_move(move) for move in view.legal_moves())
-    return SeatState(game.players, seat, view.dealer, None if game.finished else view.turn,
-                     view.phase, view.deal_number + 1, public,
-                     None if seat is None else tuple(hand_texts(view.hand)), legal, history,
-                     deals, game.finished, game.winner, tuple(seats))
+    return SeatState(
+        players=game.players, seat=seat, dealer=view.dealer,
+        turn=None if game.finished else view.turn, phase=view.phase,
+        deal=view.deal_number + 1, hand=None if seat is None else tuple(hand_texts(view.hand)),
+        **_public_fields(public), history=history, deals=deals, over=game.finished,
+        winner=game.winner, seats=tuple(seats), legal=legal, **table)
+
+
+def _public_fields(public: PublicTable) -> dict[str, Any]:
+    return {"hand_sizes": public.hand_sizes, "stock": public.stock, "pile": public.pile,
+            "melds": public.melds, "must_use": public.must_use, "credit": public.credit,
+            "totals": public.totals}
 
 
 def seat_state(game: Game, seat: int | None, seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """``seat``'s state of ``game`` as the protocol's JSON, its words made from the game's
+    """``seat``'s state of ``game`` as version 2 of the protocol writes it, without what an
+    online table adds (:data:`~.seat_state.TABLE_KEYS`), its words made from the game's
     record (the seats' names from ``seats``)."""
     infos = [SeatInfo.from_json(entry) for entry in seats]
     names = [info.name for info in infos] or [f"Seat {n + 1}" for n in range(game.players)]
-    return build_state(game, seat, infos, TableWords.of_game(game, names)).to_json()
+    data = version2(build_state(game, seat, infos, TableWords.of_game(game, names)).to_json())
+    return {key: value for key, value in data.items() if key not in TABLE_KEYS}
 
 
 __all__ = ["WAITING", "build_state", "card_text", "deal_event", "hand_texts", "meld_json",

@@ -18,7 +18,6 @@ True
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -57,8 +56,6 @@ class TableWords:
         self._said: list[_Said] = []
         self._history: dict[int | None, list[HistoryEntry]] = {}
         self._sheets: dict[int | None, list[DealSheet]] = {}
-        self._history_texts: dict[int | None, list[str]] = {}
-        self._sheets_texts: dict[int | None, list[str]] = {}
 
     @classmethod
     def of_game(cls, game: Game, names: Sequence[str]) -> TableWords:
@@ -80,8 +77,6 @@ class TableWords:
             self.names = list(names)
             self._history.clear()
             self._sheets.clear()
-            self._history_texts.clear()
-            self._sheets_texts.clear()
 
     # -- as the table plays -------------------------------------------------------------------
 
@@ -89,7 +84,6 @@ class TableWords:
         """The game has just dealt a new deal: its history starts."""
         self._said = [self._dealt()]
         self._history.clear()
-        self._history_texts.clear()
 
     def _dealt(self) -> _Said:
         number, dealer = len(self.game.deals), self.game.deal.dealer
@@ -140,21 +134,6 @@ class TableWords:
         for index in range(len(made), len(self.game.results)):
             made.append(deal_sheet(self.game, self.names, index, reader))
         return made
-
-    def history_text(self, reader: int | None) -> str:
-        """:meth:`history` as the text of the protocol's JSON list, each entry written once
-        (a server sends it in every state of every change)."""
-        told = self.history(reader)
-        written = self._history_texts.setdefault(reader, [])
-        written.extend(json.dumps(entry.to_json()) for entry in told[len(written):])
-        return "[" + ", ".join(written) + "]"
-
-    def sheets_text(self, reader: int | None) -> str:
-        """:meth:`sheets` as the text of the protocol's JSON list, each sheet written once."""
-        made = self.sheets(reader)
-        written = self._sheets_texts.setdefault(reader, [])
-        written.extend(json.dumps(sheet.to_json()) for sheet in made[len(written):])
-        return "[" + ", ".join(written) + "]"
 
     def _tell(self, said: _Said, reader: int | None) -> HistoryEntry:
         mover = said.seat if said.move is not None else said.dealer

@@ -324,7 +324,7 @@ class Board(MoveKeys, Screen[None]):
         state = self.state
         right = self.busy() or (whose_turn(state, self.names()) if state is not None else "")
         return status_table(self.TITLE_TEXT, self.rules, state.deal if state else 0,
-                            state.public.stock if state else 0, right, self.acting())
+                            state.stock if state else 0, right, self.acting())
 
     def show_hand(self, dark: bool) -> None:
         state = self.state
@@ -334,7 +334,7 @@ class Board(MoveKeys, Screen[None]):
             hand.border_title = "Hand"
             return
         usable = usable_faces(self.legal)
-        must = parse_face(state.public.must_use) if state.public.must_use else -1
+        must = parse_face(state.must_use) if state.must_use else -1
         items = [Item(face, card_label(face, dark), face in usable or face == must,
                       (face, copy) in self.selected, (face, copy))
                  for face, copy in self.hand_keys()]
@@ -360,8 +360,8 @@ class Board(MoveKeys, Screen[None]):
             return "Waiting for every seat to be taken."
         if not self.acting():
             return f"{self.names()[state.turn]} to play." if state.turn is not None else ""
-        must = state.public.must_use
-        return move_prompt(state.phase, state.public.stock, parse_face(must) if must else -1)
+        must = state.must_use
+        return move_prompt(state.phase, state.stock, parse_face(must) if must else -1)
 
     # -- what the move keys (keys.MoveKeys) ask of every table screen ---------------------------
 
@@ -372,7 +372,7 @@ class Board(MoveKeys, Screen[None]):
         return self.rules.jokers == "wild"
 
     def pile_faces(self) -> list[int]:
-        return [parse_face(card) for card in self.state.public.pile] if self.state else []
+        return [parse_face(card) for card in self.state.pile] if self.state else []
 
     def cursor_meld(self) -> int:
         melds = self.melds.items

@@ -30,7 +30,7 @@ class NextGame:
 
     def next_table(self) -> str | None:
         """The next game's table, once someone made it."""
-        found = self.state.extra.get("next") if self.state is not None else None
+        found = self.state.next if self.state is not None else None
         return found if isinstance(found, str) and found else None
 
     def again_open(self) -> bool:

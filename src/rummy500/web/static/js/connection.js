@@ -1,6 +1,10 @@
 // One WebSocket to a table (PROTOCOL.md), kept open: it says hello, sends moves with their seq,
 // pings, and after a network drop reconnects by itself, saying so while it does. The welcome
-// after a reconnect is the whole truth, so nothing missed is lost.
+// after a reconnect is the whole truth, so nothing missed is lost. It speaks version 3: each
+// update is folded into the state held (./fold.js) and handed on with it as `frame.state`;
+// an update that does not follow asks for the whole state again (`resync`).
+
+import { fold, follows, VERSION } from './fold.js';
 
 const PING_EVERY_MS = 10000;
 const PONG_WITHIN_MS = 6000;
@@ -22,6 +26,9 @@ export class Connection {
     this.socket = null;
     this.attempt = 0;
     this.seq = -1;
+    /** @type {Record<string, any> | null} the state as of `seq` */
+    this.state = null;
+    this.resyncing = false;
     this.counter = 0;
     this.closedByUs = false;
     /** @type {ReturnType<typeof setInterval> | undefined} */
@@ -54,7 +61,8 @@ export class Connection {
     this.socket = socket;
     this.handlers.status(this.everOpen ? 'reconnecting' : 'connecting', this.attempt);
     socket.onopen = () => {
-      socket.send(JSON.stringify({ type: 'hello', token: this.token }));
+      this.resyncing = false;
+      socket.send(JSON.stringify({ type: 'hello', token: this.token, v: VERSION }));
       this.startPing();
     };
     socket.onmessage = (message) => this.receive(socket, message);
@@ -76,10 +84,21 @@ export class Connection {
     }
     clearTimeout(this.pongTimer);
     this.pongTimer = undefined;
+    if (frame.type === 'update' && !frame.state) {
+      if (this.resyncing || !this.state) return;
+      if (!follows(this.seq, frame)) {
+        this.resyncing = true;
+        this.socket?.send(JSON.stringify({ type: 'resync' }));
+        return;
+      }
+      frame.state = fold(this.state, frame);
+    }
     if (typeof frame.seq === 'number' && (frame.type === 'welcome' || frame.type === 'update')) {
       this.seq = frame.seq;
+      this.state = frame.state || null;
     }
     if (frame.type === 'welcome') {
+      this.resyncing = false;
       const again = this.everOpen;
       this.everOpen = true;
       this.attempt = 0;

@@ -9,8 +9,7 @@
  * @property {string} [bot] the computer player's name
  * @property {boolean} [open] nobody sits there yet
  * @property {boolean} [connected]
- * @property {boolean} [standin] a computer plays for the person while they are away
- * @property {boolean} [stand_in]
+ * @property {string | null} [standin] the computer player playing for the person while they are away
  */
 
 /**

@@ -19,7 +19,7 @@ import { lastMoveOf } from './recent.js';
 function presenceOf(entry) {
   if (entry.kind === 'bot') return `computer${entry.bot ? ` (${entry.bot})` : ''}`;
   if (entry.connected) return 'here';
-  if (entry.standin || entry.stand_in) return 'away: a computer plays for them';
+  if (entry.standin) return 'away: a computer plays for them';
   return model.summary && model.summary.takeover_s === 0
     ? 'away' : 'away (a computer plays for them if they stay away)';
 }
@@ -31,6 +31,8 @@ export function renderPlayers() {
   const sides = model.sides;
   const box = $('#players');
   box.replaceChildren();
+  // Five seats and more: narrower panels, in one row on a desktop (style.css).
+  box.classList.toggle('many', s.players >= 5);
   const order = [];
   const start = me === null ? 0 : (me + 1) % s.players;
   for (let i = 0; i < s.players; i += 1) order.push((start + i) % s.players);
@@ -62,7 +64,7 @@ export function renderPlayers() {
       h('span', { class: 'credit', title: 'points on the table this deal' }, String(s.credit[seat]), h('span', { class: 'word' }, ' on the table'))),
     h('div', { class: 'last-move', title: last ? `last move: ${shortMove(last)}` : null },
       last ? shortMove(last) : (turn ? 'to play' : '')),
-    h('div', { class: `presence ${entry.kind === 'bot' ? 'bot' : entry.connected ? 'here' : 'gone'}` }, presence)));
+    h('div', { class: `presence ${entry.kind === 'bot' ? 'bot' : entry.connected ? 'here' : 'gone'}`, title: presence }, presence)));
   }
 }
 
