@@ -4,567 +4,197 @@ Run: ``.venv/bin/python benchmarks/bench_server.py`` (``--tables 250 --seconds 6
 --database both``; ``--json`` for one JSON object on stdout).
 
 Each table has four ``person`` seats, so every move comes from a client; each seat is
-its own WebSocket connection that plays a random legal move from its ``state.legal``
-when it is its turn, and waits for the ``ack`` (or ``refused``) before its next one.
+its own WebSocket connection that keeps its state as a client does (a version 3 update
+folded into it, :func:`rummy500.protocol.apply_frame`), plays a random legal move from
+its ``state.legal`` when it is its turn, and waits for the ``ack`` (or ``refused``)
+before its next one. ``--protocol 2|3`` (default 3) is the version the clients ask
+for; a server that knows only version 2 answers in version 2, and the report says
+which version was spoken. ``--watchers N`` adds N spectators to each table.
 A real ``rummy500 serve`` process is started for each database: SQLite in a temporary
 file, PostgreSQL in a scratch database created on ``--postgres`` and dropped afterwards.
-A table is left for a new one after ``--moves-per-table`` accepted moves (default 300;
-random play rarely finishes a game to 500 within a run), as people leave finished
-games: the server keeps every move of a live game in memory and forgets a table a
-minute after its last client went, so memory can only level off if tables turn over.
-``--moves-per-table 0`` plays every game to its end. A finished game is replaced too.
+A table is left for a new one after ``--moves-per-table`` accepted moves (default 300),
+as people leave finished games: the server forgets a table a minute after its last
+client went, so memory can only level off if tables turn over. ``--moves-per-table 0``
+plays every game to its end. A finished game is replaced too.
 
 Load model:
 
 - ``--rate R`` (moves/s over all tables, default 500): each table is paced at
   ``R / tables`` moves a second, so latency is measured at a chosen load (an open
   model: a late table catches up, it never skips).
-- ``--rate 0``: unpaced, a closed loop. Each seat moves as soon as it is its turn, so
-  every table has one move in flight all the time and the figure is the most the
-  server takes. By Little's law the latency is then ``tables / throughput`` whatever
-  the server does (250 tables at 500 moves/s: 0.5 s).
+- ``--rate 0``: unpaced, a closed loop. Each seat moves as soon as it is its turn; by
+  Little's law the latency is then ``tables / throughput`` whatever the server does.
+- ``--find-max``: after the run, the same server and clients are paced at other
+  rates, ``--find-seconds`` each, going up while a rate is held (95 % of it
+  acknowledged) with ack p99 < 100 ms and halving the gap once one is not, for at
+  most ``--find-budget`` seconds: the most moves a second held at p99 < 100 ms.
 
-Either way a connection never sends more than 18 frames in a second (the server drops
-frames beyond 20). Figures: accepted moves per second (acks within the measured
-window), move-to-ack latency (client clock, from the send to the ack), and the
-server's resident memory (VmRSS from ``/proc/<pid>/status``) sampled during the run.
+A connection never sends more than 18 frames in a second (the server drops frames
+beyond 20). Figures: accepted moves per second, move-to-ack latency (client clock),
+the server's CPU per move (its CPU time over the window / moves acknowledged), the
+seats' ``update`` frame sizes (median, p95; seat 0's by the table's seq, per 100
+changes, to show whether they grow), bytes received per move by a table's four seats
+and its watchers (frame text as UTF-8, before any compression), and the server's
+resident memory. The clients run in ``--workers`` processes (default 2); the summary
+gives the CPU of the server, the clients and PostgreSQL, so a figure limited by the
+generator shows as such.
 
-The clients run in ``--workers`` processes (default 2). The machine's cores are shared
-by the server, the database and the load generator: the summary gives the CPU each of
-them used, so a figure limited by the generator shows as such.
+``--game-tables N`` also plays N tables (each with ``--watchers``) unpaced to the end of
+one whole game, on SQLite, and tracks every frame: seat update sizes over the whole
+game, seat 0's per 200 updates in the game's order, and bytes a move.
+
+``--ref REF`` compares with the code of a git ref in the same run: REF is checked out
+into a temporary worktree (``git worktree add``, removed after) and its server run with
+this venv, its ``src`` first on ``PYTHONPATH``; runs alternate, this code first,
+``--repeat`` times each (flags its ``serve`` does not know are left out).
 
 Computer players beside them: ``--bot-tables N`` (default 0) makes N more tables before
-the measured window, each of eight players, a person in seat 0 and seven ``--bot``
-computer players (default ``mcts``), to a target score no game reaches during a run.
-One more client process holds each of those person seats on a WebSocket (computer
-players play only while a person is at their table) and plays a random legal move as
-soon as it is the person's turn, so the computer players keep the server thinking all
-the time. The latency figures stay those of the four-seat tables; the bot tables add
-their own: changes (seq advances) per second over the window, how many of them were
-the person seats' moves, and the CPU of the server's thinking workers. ``--tables 10
---rate 20 --bot-tables 16`` measures a person's move beside 16 busy tables.
+the measured window, each of a person in seat 0 and seven ``--bot`` computer players,
+to a target score no game reaches during a run; one more client process plays the
+person seats at once on their turn. Their changes a second are reported beside.
 
 Every client comes from 127.0.0.1, so the server is started with its limits per
-address (tables an hour, unfinished tables, connections) and its connection limit
-raised far above what the run needs; nothing else differs from its defaults but
-``--pace 0`` (computer players move as soon as they have decided).
+address and its connection limit raised far above what the run needs; nothing else
+differs from its defaults but ``--pace 0``.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import dataclasses
 import json
 import multiprocessing
 import multiprocessing.connection
 import os
-import random
-import resource
 import secrets
-import signal
 import statistics
+import sys
 import tempfile
 import time
-import urllib.request
-from collections import Counter, deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from multiprocessing.sharedctypes import Synchronized
 from pathlib import Path
 from typing import Any
 
+from load_clients import (
+    BOT_TABLE_PLAYERS,
+    SEQ_BUCKET,
+    GameTrack,
+    LoadSettings,
+    StepTally,
+    Tally,
+    Window,
+    bot_worker,
+    worker,
+)
+from process_figures import (
+    children_cpu,
+    children_cpu_since,
+    cpu_seconds,
+    machine_busy,
+    postgres_cpu,
+    postgres_cpu_since,
+    raise_open_files,
+    rss_kib,
+    run_and_wait_seconds,
+)
+from served_code import THIS, Code, ref_code
+
 from rummy500.bots import BOT_NAMES
-from rummy500.client import TableConnection
-from rummy500.server.process import start_server
+from rummy500.protocol import VERSIONS
+from rummy500.server.process import ServerProcess
 
 POSTGRES_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
-FRAMES_PER_SECOND = 18
-"""What a client sends at most in any second (the server's limit is 20)."""
-CREATE_CONCURRENCY = 16
-CONNECT_CONCURRENCY = 64
-BOT_TABLE_PLAYERS = 8
-BOT_TABLE_TARGET = 100_000
-"""The bot tables' target score: no game there ends during a run."""
 TABLES_PER_TABLE_SLOT = 1000
-"""Tables one table slot may use in a run (a new one after each game or
-``--moves-per-table`` moves), far more than it can: the per-address table limits given
-to the server are this many times the tables."""
-
-
-# -- the server's process (started by rummy500.server.process) ----------------------------
-
-
-def rss_kib(pid: int) -> int | None:
-    """Resident memory of ``pid`` (VmRSS, KiB)."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    except OSError:
-        return None
-    return None
-
-
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU of ``pid`` so far (seconds)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def run_and_wait_seconds(pid: int) -> tuple[float, float]:
-    """Seconds the threads of ``pid`` have run, and waited runnable for a CPU
-    (``/proc/<pid>/task/*/schedstat``)."""
-    ran = waited = 0
-    try:
-        for task in Path(f"/proc/{pid}/task").iterdir():
-            with contextlib.suppress(OSError, ValueError, IndexError):
-                fields = (task / "schedstat").read_text().split()
-                ran += int(fields[0])
-                waited += int(fields[1])
-    except OSError:
-        pass
-    return ran / 1e9, waited / 1e9
-
-
-def postgres_cpu() -> dict[int, float]:
-    """CPU used so far by each ``postgres`` process on the machine (all databases)."""
-    used = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if (entry / "comm").read_text().strip() == "postgres":
-                    used[int(entry.name)] = cpu_seconds(int(entry.name))
-            except OSError:
-                continue
-    return used
-
-
-def postgres_cpu_since(before: dict[int, float]) -> float:
-    """CPU seconds of the ``postgres`` processes that lived through the window."""
-    after = postgres_cpu()
-    return sum(after[pid] - before[pid] for pid in before.keys() & after.keys())
-
-
-def children_cpu(pid: int) -> dict[int, float]:
-    """CPU used so far by each descendant of ``pid`` (the server's thinking workers)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError, IndexError, ValueError):
-                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-                children.setdefault(parent, []).append(int(entry.name))
-    used, todo = {}, [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            used[child] = cpu_seconds(child)
-            todo.append(child)
-    return used
-
-
-def children_cpu_since(pid: int, before: dict[int, float]) -> float:
-    """CPU seconds of the descendants of ``pid`` that lived through the window."""
-    after = children_cpu(pid)
-    return sum(after[child] - before[child] for child in before.keys() & after.keys())
-
-
-def machine_busy() -> tuple[float, float]:
-    """(busy, total) jiffies of every core since boot, from ``/proc/stat``."""
-    numbers = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    idle = numbers[3] + numbers[4]
-    total = sum(numbers[:8])
-    return total - idle, total
+"""Tables one table slot may use in a run, far more than it can: the per-address table
+limits given to the server are this many times the tables."""
+P99_LIMIT_MS = 100.0
+"""The latency a rate must keep to count as held (``--find-max``)."""
+HELD = 0.95
+"""The share of the offered rate that must be acknowledged for it to count as held."""
+GAME_BUCKET = 200
+"""Seat 0's update sizes over a whole game, by this many of its updates."""
 
 
 def limit_flags(args: argparse.Namespace) -> tuple[str, ...]:
     """``serve`` flags that lift the limits per address (every client is 127.0.0.1) and
     the connection limit far above what this run needs."""
-    tables = (args.tables + args.bot_tables) * TABLES_PER_TABLE_SLOT
-    connections = (args.tables * 4 + args.bot_tables) * 2 + 1024
+    tables = (args.tables + args.bot_tables + args.game_tables) * TABLES_PER_TABLE_SLOT
+    connections = (args.tables * (4 + args.watchers) + args.bot_tables) * 2 + 1024
     return ("--tables-per-hour", str(tables), "--open-tables-per-address", str(tables),
             "--connections-per-address", str(connections),
             "--max-connections", str(connections))
 
 
-def raise_open_files(wanted: int) -> int:
-    """Raise RLIMIT_NOFILE towards ``wanted`` (as far as the hard limit lets); the limit."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
-    if soft != resource.RLIM_INFINITY and soft < target:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-        soft = target
-    return int(soft)
+def percentile(ordered: list[float], fraction: float) -> float:
+    if not ordered:
+        return 0.0
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-# -- the clients (one worker process) ---------------------------------------------------------
-
-
-@dataclass
-class Tally:
-    latencies: list[float] = field(default_factory=list)
-    refusals: Counter[str] = field(default_factory=Counter)
-    games: int = 0
-    left: int = 0
-    tables: int = 0
-    failures: list[str] = field(default_factory=list)
-
-
-class Window:
-    """The measured window, as wall-clock times the main process sets (0: not yet)."""
-
-    def __init__(self, start: Synchronized[float], end: Synchronized[float]) -> None:
-        self.start, self.end = start, end
-
-    def inside(self, at: float) -> bool:
-        start = self.start.value
-        return 0 < start <= at and (self.end.value == 0 or at < self.end.value)
-
-
-def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=120) as answer:
-        result: dict[str, Any] = json.loads(answer.read())
-        return result
-
-
-def new_table(base: str) -> tuple[str, list[str]]:
-    """A four-seat table of people, every seat taken: its id and the four tokens."""
-    made = post(base, "/api/tables", {
-        "rules": {"preset": "classic"}, "players": 4, "takeover_s": 0,
-        "seats": [{"kind": "person", "name": f"Load {i}"} for i in range(4)]})
-    tokens = [str(made["token"])]
-    for seat in (1, 2, 3):
-        tokens.append(str(post(base, f"/api/tables/{made['table']}/seats/{seat}", {})["token"]))
-    return str(made["table"]), tokens
-
-
-class FrameBudget:
-    """At most :data:`FRAMES_PER_SECOND` frames from one connection in any second."""
-
-    def __init__(self) -> None:
-        self.sends: deque[float] = deque()
-
-    async def spend(self) -> None:
-        """Wait until one more frame may go, and count it."""
-        if len(self.sends) >= FRAMES_PER_SECOND:
-            wait = self.sends[0] + 1.0 - time.monotonic()
-            if wait > 0:
-                await asyncio.sleep(wait)
-            self.sends.popleft()
-        self.sends.append(time.monotonic())
-
-
-class Seat:
-    """One seat's connection: random legal moves on its turn, paced by its table."""
-
-    def __init__(self, socket: Any, table: TableLoad) -> None:
-        self.socket = socket
-        self.table = table
-        self.state: dict[str, Any] = {}
-        self.seq = -1
-        self.pending: str | None = None
-        self.sent_at = 0.0
-        self.budget = FrameBudget()
-        self.ids = 0
-
-    async def send(self, frame: dict[str, Any]) -> None:
-        await self.budget.spend()
-        await self.socket.send(json.dumps(frame))
-
-    async def run(self) -> None:
-        """Until the game is over (or the run ends)."""
-        load = self.table.load
-        tally = load.tally
-        while not load.stopping:
-            text = await self.socket.recv()
-            frame = json.loads(text)
-            kind = frame.get("type")
-            if kind in ("welcome", "update"):
-                self.state, self.seq = frame["state"], frame["seq"]
-                if self.state.get("over"):
-                    return
-            elif kind == "ack" and frame.get("id") == self.pending:
-                now = time.time()
-                if load.window.inside(self.sent_at):
-                    tally.latencies.append(now - self.sent_at)
-                    load.count.value += 1
-                self.pending = None
-                self.table.made += 1
-                if 0 < load.moves_per_table <= self.table.made:
-                    return  # the table is left; the server forgets it after a while
-            elif kind == "refused" and frame.get("id") == self.pending:
-                tally.refusals[str(frame.get("code"))] += 1
-                self.pending = None
-            elif kind == "error":
-                tally.refusals[f"error {frame.get('code')}"] += 1
-                self.pending = None
-            if self.pending is None and self.state.get("legal"):
-                await self.table.due()
-                if load.stopping:
-                    return
-                self.ids += 1
-                self.pending = f"m{self.ids}"
-                self.sent_at = time.time()
-                await self.send({"type": "move", "id": self.pending, "seq": self.seq,
-                                 "move": load.rng.choice(self.state["legal"])})
-
-
-class TableLoad:
-    """One table's four seats, and its pace."""
-
-    def __init__(self, load: Load) -> None:
-        self.load = load
-        self.next_at = 0.0
-        self.made = 0
-
-    async def due(self) -> None:
-        interval = self.load.interval
-        if interval <= 0:
-            return
-        now = time.monotonic()
-        if self.next_at == 0.0:
-            self.next_at = now + self.load.rng.random() * interval
-        wait = self.next_at - now
-        self.next_at += interval
-        if wait > 0:
-            await asyncio.sleep(wait)
-
-    async def play(self, ready: asyncio.Event) -> None:
-        """Tables one after another: a finished game is replaced by a new table."""
-        import websockets
-
-        load = self.load
-        first = True
-        while not load.stopping:
-            async with load.creating:
-                table_id, tokens = await asyncio.to_thread(new_table, load.base)
-            load.tally.tables += 1
-            url = load.base.replace("http://", "ws://", 1) + f"/ws/{table_id}"
-            sockets = []
-            try:
-                for token in tokens:
-                    async with load.connecting:
-                        socket = await websockets.connect(
-                            url, open_timeout=120, max_size=2**24, ping_interval=None,
-                            compression="deflate" if load.deflate else None)
-                    sockets.append(socket)
-                    await socket.send(json.dumps({"type": "hello", "token": token}))
-                if first:
-                    first = False
-                    ready.set()
-                    await load.go.wait()
-                self.made = 0
-                seats = [asyncio.ensure_future(Seat(socket, self).run()) for socket in sockets]
-                try:
-                    done, _ = await asyncio.wait(seats, return_when=asyncio.FIRST_COMPLETED)
-                finally:
-                    for seat in seats:
-                        seat.cancel()
-                for seat in done:
-                    seat.result()  # a failure ends this worker's table loop, and is told
-                if not load.stopping:
-                    if 0 < load.moves_per_table <= self.made:
-                        load.tally.left += 1
-                    else:
-                        load.tally.games += 1
-            finally:
-                for socket in sockets:
-                    with contextlib.suppress(Exception):
-                        await socket.close()
-
-
-class Load:
-    """The tables of one worker process."""
-
-    def __init__(self, base: str, tables: int, interval: float, deflate: bool, seed: int,
-                 window: Window, count: Synchronized[int], moves_per_table: int) -> None:
-        self.base = base
-        self.moves_per_table = moves_per_table
-        self.tables = tables
-        self.interval = interval
-        self.deflate = deflate
-        self.rng = random.Random(seed)
-        self.window = window
-        self.count = count
-        self.tally = Tally()
-        self.stopping = False
-        self.go = asyncio.Event()
-        self.creating = asyncio.Semaphore(CREATE_CONCURRENCY)
-        self.connecting = asyncio.Semaphore(CONNECT_CONCURRENCY)
-
-    async def run(self, pipe: multiprocessing.connection.Connection) -> None:
-        loop = asyncio.get_running_loop()
-        readies = [asyncio.Event() for _ in range(self.tables)]
-        tasks = [asyncio.ensure_future(TableLoad(self).play(ready)) for ready in readies]
-        self.tally.failures.extend(await set_up(readies, tasks))
-        pipe.send(("ready", len(self.tally.failures)))
-        await loop.run_in_executor(None, pipe.recv)  # go
-        self.go.set()
-        await loop.run_in_executor(None, pipe.recv)  # stop
-        self.stopping = True
-        self.tally.failures.extend(await wind_down(tasks))
-        pipe.send(("done", self.tally.latencies, dict(self.tally.refusals), self.tally.games,
-                   self.tally.left, self.tally.tables, self.tally.failures[:5]))
-
-
-async def set_up(readies: list[asyncio.Event], tasks: list[asyncio.Task[None]]) -> list[str]:
-    """Wait until every table is ready, or one task has failed: the failures."""
-    waiting: asyncio.Future[Any] = asyncio.ensure_future(
-        asyncio.gather(*(r.wait() for r in readies)))
-    watched: list[asyncio.Future[Any]] = [waiting, *tasks]
-    done, _ = await asyncio.wait(watched, return_when=asyncio.FIRST_COMPLETED)
-    if waiting in done:
-        return []
-    return [repr(task.exception()) for task in done if task.exception() is not None]
-
-
-async def wind_down(tasks: list[asyncio.Task[None]]) -> list[str]:
-    """Let the tasks see they are stopping, then cancel them: their failures."""
-    await asyncio.sleep(0.5)
-    for task in tasks:
-        task.cancel()
-    return [repr(result) for result in await asyncio.gather(*tasks, return_exceptions=True)
-            if isinstance(result, BaseException)
-            and not isinstance(result, asyncio.CancelledError)]
-
-
-def run_loop(main: Any) -> None:
-    """Run the coroutine ``main`` on uvloop where it is installed."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process decides when to stop
-    try:
-        import uvloop
-        runner: Any = uvloop.run
-    except ImportError:
-        runner = asyncio.run
-    runner(main)
-
-
-def worker(base: str, tables: int, interval: float, deflate: bool, seed: int,
-           start: Synchronized[float], end: Synchronized[float], count: Synchronized[int],
-           moves_per_table: int, pipe: multiprocessing.connection.Connection) -> None:
-    load = Load(base, tables, interval, deflate, seed, Window(start, end), count,
-                moves_per_table)
-    run_loop(load.run(pipe))
-
-
-# -- the tables of computer players (one more client process) ---------------------------------
-
-
-def new_bot_table(base: str, bot: str) -> tuple[str, str]:
-    """An eight-seat table, a person in seat 0 and ``bot`` in the others: id and token."""
-    made = post(base, "/api/tables", {
-        "rules": {"preset": "classic", "target_score": BOT_TABLE_TARGET},
-        "players": BOT_TABLE_PLAYERS, "takeover_s": 0,
-        "seats": [{"kind": "person", "name": "Busy"},
-                  *({"kind": "bot", "bot": bot} for _ in range(BOT_TABLE_PLAYERS - 1))]})
-    return str(made["table"]), str(made["token"])
+def sizes(values: list[int]) -> tuple[float, float]:
+    """Median and p95 of frame sizes (bytes)."""
+    ordered = sorted(values)
+    return (statistics.median(ordered) if ordered else 0.0), percentile(
+        [float(v) for v in ordered], 0.95)
 
 
 @dataclass
-class BotTally:
-    changes: int = 0
-    """Seq advances seen within the measured window, at every bot table."""
-    person_moves: int = 0
-    """Of them, the person seats' moves (acknowledged within the window)."""
-    refusals: Counter[str] = field(default_factory=Counter)
-    games_over: int = 0
-    failures: list[str] = field(default_factory=list)
+class Step:
+    """One rate held for a while, and what came of it."""
 
+    rate: float
+    seconds: float = 0.0
+    moves: int = 0
+    moves_per_s: float = 0.0
+    p50_ms: float = 0.0
+    p99_ms: float = 0.0
+    max_ms: float = 0.0
+    cpu: dict[str, float] = field(default_factory=dict)
+    """Cores used on average during the step: server, clients, postgres, machine."""
+    server_cpu_ms_per_move: float = 0.0
+    update_median_b: float = 0.0
+    update_p95_b: float = 0.0
+    seat0_update_median_b_by_seq: dict[str, float] = field(default_factory=dict)
+    """Seat 0's update median by the table's seq (``0-99``, ``100-199``, ...)."""
+    seat_bytes_per_move: float = 0.0
+    """Bytes the four seats of a table received for each move there."""
+    watcher_bytes_per_move: float = 0.0
+    table_bytes_per_move: float = 0.0
+    """Seats and watchers together."""
 
-class BotTables:
-    """The person seats of the bot tables: a random legal move at once on their turn."""
+    def held(self) -> bool:
+        return self.moves_per_s >= HELD * self.rate and self.p99_ms < P99_LIMIT_MS
 
-    def __init__(self, base: str, tables: int, bot: str, seed: int, window: Window,
-                 changes: Synchronized[int]) -> None:
-        self.base = base
-        self.tables = tables
-        self.bot = bot
-        self.rng = random.Random(seed)
-        self.window = window
-        self.changes = changes
-        self.tally = BotTally()
-        self.stopping = False
-        self.creating = asyncio.Semaphore(CREATE_CONCURRENCY)
-
-    async def table(self, ready: asyncio.Event) -> None:
-        async with self.creating:
-            table_id, token = await asyncio.to_thread(new_bot_table, self.base, self.bot)
-            seat = await TableConnection.open(self.base, table_id, token, open_timeout=120)
-        ready.set()
-        try:
-            await self.play(seat)
-        finally:
-            with contextlib.suppress(Exception):
-                await seat.close()
-
-    async def play(self, seat: TableConnection) -> None:
-        """Until the run ends (or, unlikely, the game does)."""
-        budget = FrameBudget()
-        pending: str | None = None
-        moved_to = 0  # the change the last ack named: the state to move from comes after
-        ids = 0
-        while not self.stopping:
-            if pending is None and seat.my_turn and seat.seq >= moved_to:
-                await budget.spend()
-                ids += 1
-                pending = f"b{ids}"
-                await seat.send({"type": "move", "id": pending, "seq": seat.seq,
-                                 "move": self.rng.choice(seat.state["legal"])})
-            before = seat.seq
-            frame = await seat.next()
-            inside = self.window.inside(time.time())
-            if inside and seat.seq > before:
-                self.tally.changes += seat.seq - before
-                self.changes.value += seat.seq - before
-            kind = frame.get("type")
-            if kind == "ack" and frame.get("id") == pending:
-                pending, moved_to = None, int(frame["seq"])
-                if inside:
-                    self.tally.person_moves += 1
-            elif kind == "refused" and frame.get("id") == pending:
-                self.tally.refusals[str(frame.get("code"))] += 1
-                pending = None
-            elif kind == "error":
-                self.tally.refusals[f"error {frame.get('code')}"] += 1
-                pending = None
-            if seat.state.get("over"):
-                self.tally.games_over += 1
-                return
-
-    async def run(self, pipe: multiprocessing.connection.Connection) -> None:
-        loop = asyncio.get_running_loop()
-        readies = [asyncio.Event() for _ in range(self.tables)]
-        tasks = [asyncio.ensure_future(self.table(ready)) for ready in readies]
-        self.tally.failures.extend(await set_up(readies, tasks))
-        pipe.send(("ready", len(self.tally.failures)))
-        await loop.run_in_executor(None, pipe.recv)  # stop
-        self.stopping = True
-        self.tally.failures.extend(await wind_down(tasks))
-        pipe.send(("done", self.tally.changes, self.tally.person_moves,
-                   dict(self.tally.refusals), self.tally.games_over, self.tally.failures[:5]))
-
-
-def bot_worker(base: str, tables: int, bot: str, seed: int, start: Synchronized[float],
-               end: Synchronized[float], changes: Synchronized[int],
-               pipe: multiprocessing.connection.Connection) -> None:
-    run_loop(BotTables(base, tables, bot, seed, Window(start, end), changes).run(pipe))
-
-
-# -- one run ----------------------------------------------------------------------------------
+    def figure(self, tally: StepTally) -> None:
+        """Latency, frame and byte figures from what the clients saw in the step."""
+        latencies = sorted(tally.latencies)
+        self.moves = len(latencies)
+        self.moves_per_s = self.moves / self.seconds if self.seconds else 0.0
+        self.p50_ms = percentile(latencies, 0.50) * 1000
+        self.p99_ms = percentile(latencies, 0.99) * 1000
+        self.max_ms = (latencies[-1] if latencies else 0.0) * 1000
+        self.update_median_b, self.update_p95_b = sizes(tally.update_sizes)
+        self.seat0_update_median_b_by_seq = {
+            f"{b * SEQ_BUCKET}-{(b + 1) * SEQ_BUCKET - 1}": statistics.median(found)
+            for b, found in sorted(tally.seat0_by_seq.items())}
+        moves = max(1, self.moves)
+        self.seat_bytes_per_move = tally.seat_bytes / moves
+        self.watcher_bytes_per_move = tally.watcher_bytes / moves
+        self.table_bytes_per_move = self.seat_bytes_per_move + self.watcher_bytes_per_move
+        if self.moves_per_s:
+            self.server_cpu_ms_per_move = self.cpu.get("server", 0.0) / self.moves_per_s * 1000
 
 
 @dataclass
 class BotFigures:
-    """What the bot tables did within the measured window."""
+    """What the bot tables did over the steps."""
 
     tables: int
     bot: str
     moves: int = 0
-    """Changes (seq advances) at all bot tables, the computer players' and the person's."""
     moves_per_s: float = 0.0
     person_moves: int = 0
     refusals: dict[str, int] = field(default_factory=dict)
@@ -573,30 +203,27 @@ class BotFigures:
 
 @dataclass
 class Result:
+    """One server (one code, one database) under load: its steps."""
+
     database: str
+    code: str
     tables: int
     clients: int
+    watchers: int
     workers: int
-    rate: float
-    seconds: float
-    moves: int = 0
-    moves_per_s: float = 0.0
-    p50_ms: float = 0.0
-    p99_ms: float = 0.0
-    max_ms: float = 0.0
+    steps: list[Step] = field(default_factory=list)
+    protocols: dict[int, int] = field(default_factory=dict)
+    """Welcomes by the protocol version spoken."""
     rss_mib: list[tuple[float, float]] = field(default_factory=list)
-    """(seconds into the measured window, MiB) samples."""
     refusals: dict[str, int] = field(default_factory=dict)
     games: int = 0
     left: int = 0
-    """Tables left after ``--moves-per-table`` moves."""
     tables_used: int = 0
     setup_s: float = 0.0
-    cpu: dict[str, float] = field(default_factory=dict)
-    """Cores used on average during the window: server, clients, postgres, machine."""
     failures: list[str] = field(default_factory=list)
     bot_tables: BotFigures | None = None
-    """With ``--bot-tables``: what the tables of computer players did beside."""
+    most_held: Step | None = None
+    """With ``--find-max``: the step of the most moves a second held at p99 < 100 ms."""
 
     def rss_growth(self) -> float:
         """MiB from the median of the first tenth of samples to that of the last tenth."""
@@ -606,55 +233,128 @@ class Result:
         tenth = max(1, len(values) // 10)
         return statistics.median(values[-tenth:]) - statistics.median(values[:tenth])
 
-    def rss_growth_second_half(self) -> float:
-        """MiB from the median of the tenth of samples before the middle of the run to
-        that of the last tenth: growth once tables have turned over (a leak keeps on)."""
-        values = [mib for _, mib in self.rss_mib]
-        if len(values) < 4:
-            return 0.0
-        tenth = max(1, len(values) // 10)
-        middle = len(values) // 2
-        return (statistics.median(values[-tenth:])
-                - statistics.median(values[max(0, middle - tenth):middle]))
+
+class RateSearch:
+    """The rates of ``--find-max``: up by half again while held, then halving the gap
+    between the most held and the least not held, within a time budget."""
+
+    def __init__(self, budget_s: float) -> None:
+        self.deadline = time.monotonic() + budget_s
+        self.held: float | None = None
+        self.failed: float | None = None
+
+    def next(self, step: Step, seconds: float) -> float | None:
+        if step.held():
+            self.held = max(self.held or 0.0, step.rate)
+        else:
+            self.failed = min(self.failed or float("inf"), step.rate)
+        if time.monotonic() + seconds + 5 > self.deadline:
+            return None
+        if self.failed is None:
+            return step.rate * 1.5
+        if self.held is None:
+            return step.rate * 0.6 if step.rate > 20 else None
+        if self.failed / self.held < 1.08:
+            return None
+        return (self.held + self.failed) / 2
 
 
-def percentile(ordered: list[float], fraction: float) -> float:
-    if not ordered:
-        return 0.0
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+class Measure:
+    """CPU and scheduling of the server and the rest over a step."""
+
+    def __init__(self, served: ServerProcess, clients: list[int]) -> None:
+        self.served, self.clients = served, clients
+        self.began = time.monotonic()
+        pid = served.process.pid
+        self.sched = run_and_wait_seconds(pid)
+        self.server = cpu_seconds(pid)
+        self.client_cpu = sum(cpu_seconds(p) for p in clients)
+        self.postgres = postgres_cpu()
+        self.machine = machine_busy()
+        self.children = children_cpu(pid)
+
+    def cores(self, thinking: bool) -> tuple[float, dict[str, float]]:
+        elapsed = time.monotonic() - self.began
+        pid = self.served.process.pid
+        busy, total = machine_busy()
+        busy, total = busy - self.machine[0], total - self.machine[1]
+        used = {
+            "server": (cpu_seconds(pid) - self.server) / elapsed,
+            "clients": (sum(cpu_seconds(p) for p in self.clients) - self.client_cpu) / elapsed,
+            "postgres": postgres_cpu_since(self.postgres) / elapsed,
+            "machine": busy / total * (os.cpu_count() or 1) if total else 0.0,
+            "server waiting for a CPU": (run_and_wait_seconds(pid)[1] - self.sched[1])
+            / elapsed,
+        }
+        if thinking:
+            used["server's thinking workers"] = children_cpu_since(pid, self.children) / elapsed
+        return elapsed, used
 
 
-def run_once(database: str, url: str, args: argparse.Namespace, log_dir: Path) -> Result:
+Pipe = multiprocessing.connection.Connection
+
+
+def gather(pipes: list[Pipe], message: str, into: Tally) -> None:
+    """Send ``message`` to every worker and merge their tallies into ``into``."""
+    for pipe in pipes:
+        pipe.send(message)
+    for pipe in pipes:
+        if not pipe.poll(120):
+            into.failures.append("a worker did not answer")
+            continue
+        tally: Tally = pipe.recv()
+        for number, step in tally.steps.items():
+            into.step(number).merge(step)
+        into.refusals.update(tally.refusals)
+        into.protocols.update(tally.protocols)
+        into.games += tally.games
+        into.left += tally.left
+        into.tables += tally.tables
+        into.tracks = tally.tracks or into.tracks
+        into.failures.extend(tally.failures)
+
+
+def run_once(database: str, url: str, code: Code, args: argparse.Namespace,
+             log_dir: Path) -> Result:
+    """One server of ``code`` over ``database`` under ``args.tables`` tables: the run at
+    ``args.rate``, then the ``--find-max`` steps."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
     workers = max(1, min(args.workers, args.tables))
-    result = Result(database, args.tables, args.tables * 4, workers, args.rate, args.seconds)
-    served = start_server(url, log_dir / database, extra=limit_flags(args))
+    result = Result(database, code.name, args.tables, args.tables * 4,
+                    args.tables * args.watchers, workers)
+    served = code.start(url, log_dir / f"{database}-{secrets.token_hex(3)}", limit_flags(args))
     context = multiprocessing.get_context("fork")
     start = context.Value("d", 0.0, lock=False)
     end = context.Value("d", 0.0, lock=False)
-    counts = [context.Value("q", 0, lock=False) for _ in range(workers)]
+    number = context.Value("q", 0, lock=False)
+    interval = context.Value("d", args.tables / args.rate if args.rate > 0 else 0.0, lock=False)
+    count = context.Value("q", 0, lock=False)
+    finished = context.Value("q", 0, lock=False)
     bot_changes = context.Value("q", 0, lock=False)
-    pipes: list[multiprocessing.connection.Connection] = []
+    window = Window(start, end, number)
+    pipes: list[Pipe] = []
     processes = []
-    bot_pipe: multiprocessing.connection.Connection | None = None
-    interval = args.tables / args.rate if args.rate > 0 else 0.0
+    bot_pipe: Pipe | None = None
+    tally = Tally()
     try:
         began = time.monotonic()
         if args.bot_tables > 0:
             bot_pipe, theirs = context.Pipe()
             process = context.Process(target=bot_worker, daemon=True, args=(
-                served.base, args.bot_tables, args.bot, args.seed * 1000 + 999, start, end,
-                bot_changes, theirs))
+                served.base, args.bot_tables, args.bot, args.seed * 1000 + 999, window,
+                bot_changes, args.protocol, theirs))
             process.start()
             processes.append(process)
             result.bot_tables = BotFigures(args.bot_tables, args.bot)
         for index in range(workers):
             share = args.tables // workers + (1 if index < args.tables % workers else 0)
+            settings = LoadSettings(served.base, share, args.protocol, args.watchers,
+                                    args.deflate, args.moves_per_table,
+                                    seed=args.seed * 1000 + index)
             ours, theirs = context.Pipe()
             process = context.Process(target=worker, daemon=True, args=(
-                served.base, share, interval, args.deflate, args.seed * 1000 + index,
-                start, end, counts[index], args.moves_per_table, theirs))
+                settings, window, interval, count, finished, theirs))
             process.start()
             pipes.append(ours)
             processes.append(process)
@@ -662,86 +362,55 @@ def run_once(database: str, url: str, args: argparse.Namespace, log_dir: Path) -
                             TextColumn("{task.fields[status]}"), TimeRemainingColumn(),
                             transient=False, disable=args.json)
         with progress:
-            task = progress.add_task(f"{database}: connecting", total=len(processes),
-                                     status="")
+            task = progress.add_task(f"{database} {code.name}: connecting",
+                                     total=len(processes), status="")
             for pipe in pipes if bot_pipe is None else [bot_pipe, *pipes]:
-                message = pipe.recv()
-                result.failures.extend(["a worker could not set up its tables"]
-                                       if message[1] else [])
+                if pipe.recv()[1]:
+                    result.failures.append("a worker could not set up its tables")
                 progress.advance(task)
             result.setup_s = time.monotonic() - began
-            warmup = min(5.0, args.seconds / 10)
-            progress.update(task, description=f"{database}: {args.tables * 4} clients",
-                            total=warmup + args.seconds, completed=0)
             for pipe in pipes:
                 pipe.send("go")
-            started = time.monotonic()
-            time.sleep(warmup)
-            start.value = time.time()
-            measured = time.monotonic()
-            sched_before = run_and_wait_seconds(served.process.pid)
-            cpu_before = (cpu_seconds(served.process.pid),
-                          sum(cpu_seconds(p.pid or 0) for p in processes),
-                          postgres_cpu(), machine_busy())
-            workers_before = children_cpu(served.process.pid)
-            next_sample = 0.0
-            while (now := time.monotonic()) - measured < args.seconds:
-                if served.process.poll() is not None:
-                    raise RuntimeError(f"the server died:\n{served.errors()[-3000:]}")
-                if now - measured >= next_sample:
-                    rss = rss_kib(served.process.pid)
-                    if rss is not None:
-                        result.rss_mib.append((now - measured, rss / 1024))
-                    next_sample += args.sample
-                moves = sum(c.value for c in counts)
-                rss_now = result.rss_mib[-1][1] if result.rss_mib else 0.0
-                so_far = max(now - measured, 1e-9)
-                beside = (f"  bot tables {bot_changes.value / so_far:5.0f} moves/s"
-                          if bot_pipe is not None else "")
-                progress.update(task, completed=now - started, status=(
-                    f"{moves / so_far:7.0f} moves/s  RSS {rss_now:6.1f} MiB{beside}"))
-                time.sleep(0.25)
-            end.value = time.time()
-            elapsed = time.monotonic() - measured
-            busy_after = machine_busy()
-            sched_after = run_and_wait_seconds(served.process.pid)
-            busy, total = (busy_after[0] - cpu_before[3][0], busy_after[1] - cpu_before[3][1])
-            result.cpu = {
-                "server": (cpu_seconds(served.process.pid) - cpu_before[0]) / elapsed,
-                "clients": (sum(cpu_seconds(p.pid or 0) for p in processes)
-                            - cpu_before[1]) / elapsed,
-                "postgres": postgres_cpu_since(cpu_before[2]) / elapsed,
-                "machine": busy / total * (os.cpu_count() or 1) if total else 0.0,
-                "server waiting for a CPU": (sched_after[1] - sched_before[1]) / elapsed,
-            }
-            if bot_pipe is not None:
-                result.cpu["server's thinking workers"] = children_cpu_since(
-                    served.process.pid, workers_before) / elapsed
-            progress.update(task, completed=warmup + args.seconds)
-        latencies: list[float] = []
-        refusals: Counter[str] = Counter()
-        for pipe in pipes if bot_pipe is None else [bot_pipe, *pipes]:
-            pipe.send("stop")
-        for pipe in pipes:
-            if not pipe.poll(120):
-                result.failures.append("a worker did not answer")
-                continue
-            _, lat, refused, games, left, tables, failures = pipe.recv()
-            latencies.extend(lat)
-            refusals.update(refused)
-            result.games += games
-            result.left += left
-            result.tables_used += tables
-            result.failures.extend(failures)
-        latencies.sort()
-        result.moves = len(latencies)
-        result.moves_per_s = len(latencies) / elapsed
-        result.p50_ms = percentile(latencies, 0.50) * 1000
-        result.p99_ms = percentile(latencies, 0.99) * 1000
-        result.max_ms = (latencies[-1] if latencies else 0.0) * 1000
-        result.refusals = dict(refusals)
+            settle = min(5.0, args.seconds / 10)
+            search = RateSearch(args.find_budget) if args.find_max else None
+            rate: float | None = args.rate
+            seconds = args.seconds
+            while rate is not None:
+                step = Step(rate)
+                interval.value = args.tables / rate if rate > 0 else 0.0
+                progress.update(task, description=f"{database} {code.name}: {rate:.0f} "
+                                "moves/s offered", total=settle + seconds, completed=0)
+                time.sleep(settle)
+                number.value = len(result.steps)
+                start.value = time.time()
+                end.value = 0.0
+                measure = Measure(served, [p.pid or 0 for p in processes])
+                counted = count.value
+                watch_server(served, measure, seconds, result, args, progress, task,
+                             (count, counted), settle)
+                end.value = time.time()
+                step.seconds, step.cpu = measure.cores(bot_pipe is not None)
+                time.sleep(1.0)  # the last acks of the step
+                gather(pipes, "collect", tally)
+                step.figure(tally.step(number.value))
+                result.steps.append(step)
+                rate = None if search is None else search.next(step, args.find_seconds)
+                seconds, settle = args.find_seconds, 3.0
+        if bot_pipe is not None:
+            bot_pipe.send("stop")
+        gather(pipes, "stop", tally)
+        for index, step in enumerate(result.steps):  # acks that came after their collect
+            step.figure(tally.step(index))
+        if args.find_max:
+            held = [step for step in result.steps if step.held()]
+            result.most_held = max(held, key=lambda s: s.moves_per_s) if held else None
+        result.refusals = dict(tally.refusals)
+        result.protocols = dict(tally.protocols)
+        result.games, result.left, result.tables_used = tally.games, tally.left, tally.tables
+        result.failures.extend(tally.failures[:5])
         if bot_pipe is not None and result.bot_tables is not None:
-            collect_bot_tables(bot_pipe, result.bot_tables, result.failures, elapsed)
+            collect_bot_tables(bot_pipe, result.bot_tables, result.failures,
+                               sum(step.seconds for step in result.steps))
     finally:
         for process in processes:
             process.join(10)
@@ -751,21 +420,134 @@ def run_once(database: str, url: str, args: argparse.Namespace, log_dir: Path) -
     return result
 
 
-def collect_bot_tables(pipe: multiprocessing.connection.Connection, figures: BotFigures,
-                       failures: list[str], elapsed: float) -> None:
+def watch_server(served: ServerProcess, measure: Measure, seconds: float, result: Result,
+                 args: argparse.Namespace, progress: Any, task: Any,
+                 moves: tuple[Synchronized[int], int], settle: float) -> None:
+    """Sample the server's memory and show progress until ``seconds`` have passed."""
+    next_sample = result.rss_mib[-1][0] + args.sample if result.rss_mib else 0.0
+    offset = sum(step.seconds for step in result.steps)
+    while (now := time.monotonic() - measure.began) < seconds:
+        if served.process.poll() is not None:
+            raise RuntimeError(f"the server died:\n{served.errors()[-3000:]}")
+        if offset + now >= next_sample:
+            rss = rss_kib(served.process.pid)
+            if rss is not None:
+                result.rss_mib.append((offset + now, rss / 1024))
+            next_sample += args.sample
+        rss_now = result.rss_mib[-1][1] if result.rss_mib else 0.0
+        progress.update(task, completed=settle + now, status=(
+            f"{(moves[0].value - moves[1]) / max(now, 1e-9):7.0f} moves/s  RSS {rss_now:6.1f} MiB"))
+        time.sleep(0.25)
+
+
+def collect_bot_tables(pipe: Pipe, figures: BotFigures, failures: list[str],
+                       elapsed: float) -> None:
     """The bot tables' process's tally, into ``figures`` (its failures into ``failures``)."""
     if not pipe.poll(120):
         failures.append("the bot tables' process did not answer")
         return
     _, changes, person_moves, refused, games_over, failed = pipe.recv()
     figures.moves, figures.person_moves = changes, person_moves
-    figures.moves_per_s = changes / elapsed
+    figures.moves_per_s = changes / elapsed if elapsed else 0.0
     figures.refusals, figures.games_over = refused, games_over
     failures.extend(f"bot tables: {failure}" for failure in failed)
 
 
+# -- whole games ------------------------------------------------------------------------------
+
+
+@dataclass
+class GameFigures:
+    """``--game-tables`` tables of one code, each played through one game, every frame
+    counted."""
+
+    code: str
+    tables: int
+    watchers: int
+    finished: int = 0
+    moves: list[int] = field(default_factory=list)
+    """Moves of each tracked game (finished or not)."""
+    update_median_b: float = 0.0
+    update_p95_b: float = 0.0
+    seat0_update_median_b_by_position: dict[str, float] = field(default_factory=dict)
+    """Seat 0's update median by its updates in the game's order (``1-200``, ...)."""
+    seat_bytes_per_move: float = 0.0
+    watcher_bytes_per_move: float = 0.0
+    table_bytes_per_move: float = 0.0
+    protocols: dict[int, int] = field(default_factory=dict)
+    seconds: float = 0.0
+    failures: list[str] = field(default_factory=list)
+
+    def figure(self, tracks: list[GameTrack]) -> None:
+        used = [t for t in tracks if t.finished] or tracks
+        self.finished = sum(t.finished for t in tracks)
+        self.moves = [t.moves for t in tracks]
+        self.update_median_b, self.update_p95_b = sizes(
+            [size for t in used for size in t.update_sizes])
+        by_position: dict[int, list[int]] = {}
+        for track in used:
+            for index, size in enumerate(track.seat0_updates):
+                by_position.setdefault(index // GAME_BUCKET, []).append(size)
+        self.seat0_update_median_b_by_position = {
+            f"{b * GAME_BUCKET + 1}-{(b + 1) * GAME_BUCKET}": statistics.median(found)
+            for b, found in sorted(by_position.items())}
+        moves = max(1, sum(t.moves for t in used))
+        self.seat_bytes_per_move = sum(t.seat_bytes for t in used) / moves
+        self.watcher_bytes_per_move = sum(t.watcher_bytes for t in used) / moves
+        self.table_bytes_per_move = self.seat_bytes_per_move + self.watcher_bytes_per_move
+
+
+def play_games(code: Code, args: argparse.Namespace, scratch: Path) -> GameFigures:
+    """``args.game_tables`` tables of ``code`` on SQLite, unpaced, each through one whole
+    game (at most ``--game-seconds``)."""
+    from rich.progress import Progress
+
+    figures = GameFigures(code.name, args.game_tables, args.watchers)
+    database = f"sqlite:///{scratch}/games-{secrets.token_hex(3)}.db"
+    served = code.start(database, scratch / "games", limit_flags(args))
+    context = multiprocessing.get_context("fork")
+    start = context.Value("d", 1.0, lock=False)
+    end = context.Value("d", 0.0, lock=False)
+    interval = context.Value("d", 0.0, lock=False)
+    count = context.Value("q", 0, lock=False)
+    finished = context.Value("q", 0, lock=False)
+    settings = LoadSettings(served.base, args.game_tables, args.protocol, args.watchers,
+                            args.deflate, whole_games=True, seed=args.seed * 1000 + 500)
+    ours, theirs = context.Pipe()
+    process = context.Process(target=worker, daemon=True, args=(
+        settings, Window(start, end), interval, count, finished, theirs))
+    tally = Tally()
+    try:
+        process.start()
+        if ours.recv()[1]:
+            figures.failures.append("the games' worker could not set up its tables")
+        ours.send("go")
+        began = time.monotonic()
+        with Progress(disable=args.json) as progress:
+            task = progress.add_task(f"whole games, {code.name}", total=args.game_tables)
+            while (finished.value < args.game_tables
+                   and time.monotonic() - began < args.game_seconds):
+                if served.process.poll() is not None:
+                    raise RuntimeError(f"the server died:\n{served.errors()[-3000:]}")
+                progress.update(task, completed=finished.value,
+                                description=f"whole games, {code.name}: {count.value} moves")
+                time.sleep(0.5)
+            progress.update(task, completed=finished.value)
+        figures.seconds = time.monotonic() - began
+        gather([ours], "stop", tally)
+    finally:
+        process.join(10)
+        if process.is_alive():
+            process.kill()
+        served.stop()
+    figures.figure(tally.tracks)
+    figures.protocols = dict(tally.protocols)
+    figures.failures.extend(tally.failures[:5])
+    return figures
+
+
 @contextlib.contextmanager
-def scratch_postgres(admin: str) -> Any:
+def scratch_postgres(admin: str) -> Iterator[str]:
     import psycopg
 
     name = f"rummy500_bench_{secrets.token_hex(6)}"
@@ -781,72 +563,73 @@ def scratch_postgres(admin: str) -> Any:
 # -- the report -------------------------------------------------------------------------------
 
 
-def show(results: list[Result], args: argparse.Namespace) -> None:
+def kib(value: float) -> str:
+    return f"{value / 1024:.2f}"
+
+
+def show(results: list[Result], games: list[GameFigures], args: argparse.Namespace) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    console = Console(width=None if sys.stdout.isatty() else 160)
     beside = (f", beside {args.bot_tables} tables of {BOT_TABLE_PLAYERS - 1} {args.bot} "
               "computer players" if args.bot_tables > 0 else "")
+    watchers = f" and {args.tables * args.watchers} watchers" if args.watchers else ""
     table = Table(title=f"rummy500 serve under load ({args.tables} tables, "
-                        f"{args.tables * 4} clients{beside}, {os.cpu_count()} cores)")
-    columns = ["database", "moves/s", "p50 ms", "p99 ms", "max ms", "RSS MiB", "growth",
-               "2nd half"]
-    if args.bot_tables > 0:
-        columns.append("bot-table moves/s")
+                        f"{args.tables * 4} clients{watchers}{beside}, "
+                        f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f} at the end)")
+    columns = ["database", "code", "v", "offered", "moves/s", "p50 ms", "p99 ms", "max ms",
+               "CPU ms/move", "update B med", "p95", "KiB/move seats", "+watchers", "RSS MiB"]
     for column in columns:
-        table.add_column(column, justify="left" if column == "database" else "right")
+        table.add_column(column, justify="left" if column in ("database", "code") else "right")
     for r in results:
-        first = r.rss_mib[0][1] if r.rss_mib else 0.0
+        spoken = "/".join(str(v) for v in sorted(r.protocols)) or "?"
         last = r.rss_mib[-1][1] if r.rss_mib else 0.0
-        row = [r.database, f"{r.moves_per_s:.0f}", f"{r.p50_ms:.1f}", f"{r.p99_ms:.1f}",
-               f"{r.max_ms:.0f}", f"{first:.0f} → {last:.0f}", f"{r.rss_growth():+.1f}",
-               f"{r.rss_growth_second_half():+.1f}"]
-        if r.bot_tables is not None:
-            row.append(f"{r.bot_tables.moves_per_s:.1f}")
-        table.add_row(*row)
+        for index, s in enumerate(r.steps):
+            table.add_row(r.database if index == 0 else "", r.code if index == 0 else "",
+                          spoken, f"{s.rate:.0f}", f"{s.moves_per_s:.0f}", f"{s.p50_ms:.1f}",
+                          f"{s.p99_ms:.1f}", f"{s.max_ms:.0f}",
+                          f"{s.server_cpu_ms_per_move:.2f}", f"{s.update_median_b:.0f}",
+                          f"{s.update_p95_b:.0f}", kib(s.seat_bytes_per_move),
+                          kib(s.watcher_bytes_per_move), f"{last:.0f}" if index == 0 else "")
     console.print(table)
-    pace = (f"paced at {args.rate:g} moves/s in all" if args.rate > 0
-            else "unpaced (each seat moves as soon as it may: a closed loop)")
-    console.print("RSS growth in MiB: first tenth of the samples to the last; '2nd half': "
-                  "the tenth before the middle to the last.")
-    console.print(f"{args.seconds:g} s measured after a warm-up, {pace}; clients in "
-                  f"{results[0].workers if results else args.workers} processes. CPU in cores "
-                  "averaged over the window; 'machine': every process, others' too.")
+    console.print(f"{args.seconds:g} s measured after a warm-up at the offered rate; "
+                  f"--find-max steps {args.find_seconds:g} s each. Bytes: frame text "
+                  "received, before compression. CPU in cores over the first step.")
     for r in results:
-        extra = []
+        first = r.steps[0] if r.steps else None
+        extra = [f"{r.tables_used} tables used, {r.games} games finished, {r.left} left, "
+                 f"set-up {r.setup_s:.0f} s"]
         if r.refusals:
             extra.append("refusals " + ", ".join(f"{k} {v}" for k, v in r.refusals.items()))
-        extra.append(f"{r.moves} moves acknowledged, {r.tables_used} tables used, "
-                     f"{r.games} games finished, {r.left} tables left after "
-                     f"{args.moves_per_table} moves, set-up {r.setup_s:.0f} s")
         if r.failures:
             extra.append("failures: " + "; ".join(r.failures))
-        samples = ", ".join(f"{t:.0f}s {m:.0f}" for t, m in r.rss_mib[:: max(
-            1, len(r.rss_mib) // 8)])
-        console.print(f"[bold]{r.database}[/bold]: " + "; ".join(extra))
+        console.print(f"[bold]{r.database} {r.code}[/bold]: " + "; ".join(extra))
+        if first is not None:
+            console.print("  CPU (cores): " + ", ".join(
+                f"{k} {v:.2f}" for k, v in first.cpu.items()))
+            console.print("  seat 0's update median by seq: " + ", ".join(
+                f"{k} {v:.0f} B" for k, v in first.seat0_update_median_b_by_seq.items()))
         if r.bot_tables is not None:
-            bots = r.bot_tables
-            refused = (", refusals " + ", ".join(f"{k} {v}" for k, v in bots.refusals.items())
-                       if bots.refusals else "")
-            over = f", {bots.games_over} games over (!)" if bots.games_over else ""
-            console.print(f"  bot tables: {bots.moves} moves in the window "
-                          f"({bots.moves_per_s:.1f}/s over {bots.tables} tables), "
-                          f"{bots.person_moves} of them the person seats'{refused}{over}")
-        console.print("  CPU (cores): " + ", ".join(f"{k} {v:.2f}" for k, v in r.cpu.items()))
-        if r.moves:
-            per_move = r.cpu.get("server", 0) / r.moves_per_s * 1000
-            console.print(f"  server CPU per move: {per_move:.2f} ms")
-        console.print(f"  RSS MiB over the run: {samples}")
-
-
-def json_result(r: Result) -> dict[str, Any]:
-    """One run as JSON: its fields (``bot_tables`` only with bot tables), RSS growth."""
-    fields = {key: value for key, value in r.__dict__.items() if key != "bot_tables"}
-    if r.bot_tables is not None:
-        fields["bot_tables"] = dataclasses.asdict(r.bot_tables)
-    return {**fields, "rss_growth_mib": r.rss_growth(),
-            "rss_growth_second_half_mib": r.rss_growth_second_half()}
+            console.print(f"  bot tables: {r.bot_tables.moves_per_s:.1f} changes/s, "
+                          f"{r.bot_tables.person_moves} person moves")
+        if args.find_max:
+            most = r.most_held
+            console.print(f"  most held at p99 < {P99_LIMIT_MS:.0f} ms: " + (
+                f"{most.moves_per_s:.0f} moves/s (offered {most.rate:.0f}, p99 "
+                f"{most.p99_ms:.1f} ms)" if most else "no rate tried was held"))
+    for g in games:
+        spoken = "/".join(str(v) for v in sorted(g.protocols)) or "?"
+        console.print(
+            f"[bold]whole games, {g.code}[/bold] (v{spoken}, {g.tables} tables, "
+            f"{g.watchers} watcher(s) each): {g.finished} finished in {g.seconds:.0f} s, "
+            f"moves {g.moves}; seat update frames median {g.update_median_b:.0f} B, p95 "
+            f"{g.update_p95_b:.0f} B; {kib(g.table_bytes_per_move)} KiB a move to the table "
+            f"({kib(g.seat_bytes_per_move)} seats + {kib(g.watcher_bytes_per_move)} watchers)")
+        console.print("  seat 0's update median by its updates: " + ", ".join(
+            f"{k} {v:.0f} B" for k, v in g.seat0_update_median_b_by_position.items()))
+        if g.failures:
+            console.print("  failures: " + "; ".join(g.failures))
 
 
 def main() -> None:
@@ -856,9 +639,25 @@ def main() -> None:
     parser.add_argument("--database", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--rate", type=float, default=500.0,
                         help="moves/s over all tables (0: each seat moves at once)")
+    parser.add_argument("--protocol", type=int, choices=VERSIONS, default=3,
+                        help="the version the clients ask for in their hello")
+    parser.add_argument("--watchers", type=int, default=0, metavar="N",
+                        help="spectators at each table")
     parser.add_argument("--moves-per-table", type=int, default=300, metavar="N",
                         help="leave a table after N accepted moves for a new one, as people "
                              "leave finished games (0: play every game to its end)")
+    parser.add_argument("--ref", metavar="REF", help="also run the code of this git ref")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="runs of each code, alternating (with --ref)")
+    parser.add_argument("--find-max", action="store_true",
+                        help="search the most moves/s held at p99 < 100 ms")
+    parser.add_argument("--find-seconds", type=float, default=15.0, help="each search step")
+    parser.add_argument("--find-budget", type=float, default=180.0,
+                        help="seconds of search at most, per server")
+    parser.add_argument("--game-tables", type=int, default=0, metavar="N",
+                        help="also play N tables through one whole game each (SQLite)")
+    parser.add_argument("--game-seconds", type=float, default=300.0,
+                        help="at most this long for the whole games")
     parser.add_argument("--workers", type=int, default=2, help="client processes")
     parser.add_argument("--bot-tables", type=int, default=0, metavar="N",
                         help=f"N more tables of a person and {BOT_TABLE_PLAYERS - 1} computer "
@@ -873,30 +672,45 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
-    if args.bot_tables < 0:
-        parser.error("--bot-tables is 0 or more")
-    sockets = args.tables * 4 + args.bot_tables
+    if min(args.bot_tables, args.watchers, args.game_tables) < 0 or args.repeat < 1:
+        parser.error("--bot-tables, --watchers and --game-tables are 0 or more, --repeat 1 "
+                     "or more")
+    if args.find_max and args.rate <= 0:
+        parser.error("--find-max starts from a --rate above 0")
+    sockets = args.tables * (4 + args.watchers) + args.bot_tables
     limit = raise_open_files(sockets * 2 + 1024)
     if limit < sockets + 256:
         parser.error(f"the open-file limit is {limit}: too low for {sockets} sockets")
     databases = ["sqlite", "postgresql"] if args.database == "both" else [args.database]
-    results = []
-    with tempfile.TemporaryDirectory(prefix="rummy500-bench-") as scratch:
-        for database in databases:
-            if database == "sqlite":
-                results.append(run_once(database, f"sqlite:///{scratch}/tables.db", args,
-                                        Path(scratch)))
-            else:
-                with scratch_postgres(args.postgres) as url:
-                    results.append(run_once(database, url, args, Path(scratch)))
+    results: list[Result] = []
+    games: list[GameFigures] = []
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory(prefix="rummy500-bench-") as temp, \
+            contextlib.ExitStack() as stack:
+        scratch = Path(temp)
+        codes = [THIS] if args.ref is None else [THIS, stack.enter_context(ref_code(args.ref))]
+        for code in codes if args.game_tables else []:
+            games.append(play_games(code, args, scratch))
+        for database in databases if args.tables > 0 else []:
+            for _ in range(args.repeat):
+                for code in codes:
+                    if database == "sqlite":
+                        url = f"sqlite:///{scratch}/tables-{secrets.token_hex(3)}.db"
+                        results.append(run_once(database, url, code, args, scratch))
+                    else:
+                        with scratch_postgres(args.postgres) as url:
+                            results.append(run_once(database, url, code, args, scratch))
     if args.json:
-        beside = ({"bot_tables": args.bot_tables, "bot": args.bot} if args.bot_tables > 0
-                  else {})
-        print(json.dumps({"tables": args.tables, "seconds": args.seconds, "rate": args.rate,
-                          **beside, "cores": os.cpu_count(), "open_files": limit, "results": [
-                              json_result(r) for r in results]}, indent=1))
+        print(json.dumps({
+            "tables": args.tables, "seconds": args.seconds, "rate": args.rate,
+            "protocol": args.protocol, "watchers": args.watchers, "ref": args.ref,
+            "bot_tables": args.bot_tables, "cores": os.cpu_count(), "open_files": limit,
+            "load_before": load_before, "load_after": os.getloadavg(),
+            "results": [{**dataclasses.asdict(r), "rss_growth_mib": r.rss_growth()}
+                        for r in results],
+            "games": [dataclasses.asdict(g) for g in games]}, indent=1))
     else:
-        show(results, args)
+        show(results, games, args)
 
 
 if __name__ == "__main__":
