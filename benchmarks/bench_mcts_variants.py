@@ -34,7 +34,7 @@ from rich.table import Table
 from rummy500.bots.search_options import SEARCH_OPTIONS, search_options
 from rummy500.errors import OptionsError
 from rummy500.rules import find_preset
-from rummy500.tournament import TournamentSpec, mean_ci, run_tournament
+from rummy500.runners.tournament import TournamentSpec, mean_ci, run_tournament
 
 Variant = dict[str, float]
 

@@ -5,7 +5,7 @@ random --seed 1`` as a user runs it (process start included), ``--repeat`` times
 OpenSpiel's C++ gin rummy played to the end by two uniform random bots inside C++
 (``pyspiel.evaluate_bots``), as many times. Prints deals (games) a second for both, the
 best and the median of the repetitions, and their ratio; then the same for rummy500's
-in-process figure: the same 1000 deals played by ``rummy500.simulation.simulate`` in this
+in-process figure: the same 1000 deals played by ``rummy500.runners.simulation.simulate`` in this
 process (no process start, no printing), so both figures stand side by side. It prints the
 load average too, and whether Python may cache bytecode (``PYTHONDONTWRITEBYTECODE`` set
 means every start of the command compiles rummy500's modules again).
@@ -40,7 +40,7 @@ def rummy500_rates(repeat: int) -> list[float]:
 
 def rummy500_inprocess_rates(repeat: int) -> list[float]:
     from rummy500.rules import make_rules
-    from rummy500.simulation import simulate
+    from rummy500.runners.simulation import simulate
 
     rules = make_rules("classic")
     rates = []

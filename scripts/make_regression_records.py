@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rummy500 import Game
 from rummy500.record import dumps
-from rummy500.simulation import make_bots, play_turns, rules_from_options
+from rummy500.runners.simulation import make_bots, play_turns, rules_from_options
 
 CASES = [
     ("classic-2", "classic", [], 2, "expert,simple"),

@@ -19,8 +19,8 @@ from rummy500.game import Game
 from rummy500.moves import parse_move
 from rummy500.record import game_record, replay
 from rummy500.rules import PRESETS, Rules, make_rules
+from rummy500.runners.simulation import rules_from_options, simulate
 from rummy500.scoring import points_for
-from rummy500.simulation import rules_from_options, simulate
 from rummy500.view import PlayerView, view_of
 
 CONFIGS = [

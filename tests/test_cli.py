@@ -14,7 +14,7 @@ from rummy500.cli import main
 from rummy500.game import Game
 from rummy500.record import game_record, replay, replay_summary
 from rummy500.rules import OPTION_DOCS, PRESET_DOCS, PRESETS, make_rules
-from rummy500.simulation import ENDINGS, make_bots, play_turns
+from rummy500.runners.simulation import ENDINGS, make_bots, play_turns
 
 Capture = pytest.CaptureFixture[str]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import rummy500
-from rummy500 import cards, deal, errors, melds, moves, record, rules, simulation, tournament
+from rummy500 import cards, deal, errors, melds, moves, record, rules
 from rummy500.bots import BOT_NAMES, make_bot
 from rummy500.cards import parse_face
 from rummy500.errors import ERROR_CODES, Rummy500Error, error_code
@@ -18,6 +18,7 @@ from rummy500.melds import classify
 from rummy500.moves import parse_move
 from rummy500.record import game_record, load, replay
 from rummy500.rules import make_rules
+from rummy500.runners import simulation, tournament
 from rummy500.session import session, settings
 from rummy500.session.saves import SaveStore
 from rummy500.session.session import TableSession

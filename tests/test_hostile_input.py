@@ -21,10 +21,10 @@ from rummy500.game import Game
 from rummy500.moves import MAX_MOVE_LENGTH, parse_move
 from rummy500.record import RecordFormatError, game_record, load, read, replay
 from rummy500.rules import make_rules
+from rummy500.runners.simulation import make_bots, play_turns
 from rummy500.session.saves import SaveStore
 from rummy500.session.session import TableSession
 from rummy500.session.settings import SettingsError, TableSettings, default_settings
-from rummy500.simulation import make_bots, play_turns
 
 Capture = pytest.CaptureFixture[str]
 
@@ -99,7 +99,7 @@ def test_an_option_value_with_a_huge_number_is_refused(capsys: Capture) -> None:
     ("option", "bounds"),
     [("ace_points=99999999999999999999999999", "at most 1,000"),
      ("joker_points=5000", "at most 1,000"), ("final_bonus=100000", "at most 1,000"),
-     ("target_score=10000000", "at most 100,000"), ("max_deals=999999999", "at most 100,000"),
+     ("target_score=10000000", "at most 100,000"), ("max_deals=999999999", "at most 50"),
      ("hand_size=100000", "at most 52")],
 )
 def test_an_integer_option_beyond_its_bounds_is_refused_with_them(
@@ -256,7 +256,7 @@ def test_a_save_with_a_nan_budget_is_not_resumed(tmp_path: Path) -> None:
 
 
 def test_tournament_never_starts_more_workers_than_cores(capsys: Capture) -> None:
-    from rummy500.tournament import usable_workers
+    from rummy500.runners.tournament import usable_workers
 
     cores = os.cpu_count() or 1
     assert usable_workers(999) == cores

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from rummy500 import Game, make_rules, simulation
+from rummy500 import Game, make_rules
 from rummy500.bots.context import RACE, Context
 from rummy500.cli import main
 from rummy500.errors import RulesError, SettingsError
@@ -20,6 +20,7 @@ from rummy500.rules import (
     Rules,
     parse_options,
 )
+from rummy500.runners import simulation
 from rummy500.session import settings
 
 

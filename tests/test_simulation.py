@@ -12,7 +12,7 @@ from rummy500.moves import parse_move
 from rummy500.narrate import fresh_deal, narrate_deal, narrate_game
 from rummy500.record import game_record, replay, replay_summary
 from rummy500.rules import PRESETS, RulesError, make_rules
-from rummy500.simulation import (
+from rummy500.runners.simulation import (
     ENDINGS,
     DealOutcome,
     SimulationError,

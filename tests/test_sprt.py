@@ -11,7 +11,7 @@ import pytest
 
 from rummy500.cli import main
 from rummy500.rules import make_rules
-from rummy500.sprt import (
+from rummy500.runners.sprt import (
     H0,
     H1,
     INCONCLUSIVE,
@@ -22,7 +22,7 @@ from rummy500.sprt import (
     llr,
     llr_approximation,
 )
-from rummy500.tournament import GameOutcome, TournamentError, TournamentSpec, run_tournament
+from rummy500.runners.tournament import GameOutcome, TournamentError, TournamentSpec, run_tournament
 
 # -- the arithmetic --------------------------------------------------------------------------
 

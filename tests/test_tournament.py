@@ -9,7 +9,7 @@ import pytest
 
 from rummy500.cli import main
 from rummy500.rules import make_rules
-from rummy500.tournament import (
+from rummy500.runners.tournament import (
     TournamentError,
     TournamentSpec,
     bradley_terry,

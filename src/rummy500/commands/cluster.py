@@ -28,8 +28,8 @@ import rummy500
 from ..errors import OptionsError, Rummy500Error
 from ..extras import require
 from ..rules import Rules
-from ..simulation import DealOutcome, Summary, play_deals
-from ..tournament import IN_FLIGHT, Batch, GameOutcome, Player, TournamentSpec, play_batch
+from ..runners.simulation import DealOutcome, Summary, play_deals
+from ..runners.tournament import IN_FLIGHT, Batch, GameOutcome, Player, TournamentSpec, play_batch
 
 CONNECT_TIMEOUT = 5.0
 """Seconds to wait for the cluster's address to answer before saying it cannot be reached
@@ -223,7 +223,7 @@ def simulate(cluster: Cluster, rules: Rules, players: int, bots: Sequence[str], 
              deals: int, *, time_budget: float = 1.0, worlds: int | None = None,
              records: bool = False,
              on_deal: Callable[[DealOutcome, DealRecord], None] | None = None) -> Summary:
-    """:func:`rummy500.simulation.simulate` on the cluster: the same summary (timing aside),
+    """:func:`rummy500.runners.simulation.simulate` on the cluster: the same summary (timing aside),
     its deals added in the order of their index; ``on_deal`` sees each deal as it comes,
     with its game record when ``records``."""
     names = list(bots)

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..narrate import idle_rule, value_text
 from ..rules import OPTION_TABLE, OPTIONS, PRESET_DOCS, PRESETS, Rules, RulesError
-from ..simulation import rules_from_options
+from ..runners.simulation import rules_from_options
 
 WIDTH = 100
 

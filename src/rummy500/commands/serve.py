@@ -60,9 +60,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"rummy500 serve: {path}: no such file", file=sys.stderr)
             return 2
     from ..server.run import serve
+    from ..web import replay_worker
+    from ..web.pages import page_routes
 
     try:
-        return serve(settings.replace(database=database))
+        return serve(settings.replace(database=database), extra_routes=page_routes(),
+                     on_close=[replay_worker.close])
     except KeyboardInterrupt:
         return 0
     except OSError as error:

@@ -19,7 +19,7 @@ from ..game import Game
 from ..narrate import side_name, value_text
 from ..record import game_record
 from ..rules import RulesError
-from ..simulation import (
+from ..runners.simulation import (
     ENDINGS,
     DealOutcome,
     SimulationError,

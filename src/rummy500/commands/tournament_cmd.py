@@ -28,9 +28,9 @@ from rich.table import Table
 from ..bots import BOT_NAMES
 from ..bots.search_options import SEARCH_OPTIONS
 from ..rules import RulesError
-from ..simulation import rules_from_options
-from ..sprt import H0, H1, Sprt
-from ..tournament import (
+from ..runners.simulation import rules_from_options
+from ..runners.sprt import H0, H1, Sprt
+from ..runners.tournament import (
     TournamentError,
     TournamentResult,
     TournamentSpec,

@@ -30,7 +30,7 @@ from ..narrate import (
     value_text,
 )
 from ..rules import RulesError
-from ..simulation import SimulationError, bot_names_for, make_bots, rules_from_options
+from ..runners.simulation import SimulationError, bot_names_for, make_bots, rules_from_options
 from .options import add_bot_argument, add_rule_arguments, failure
 
 SEAT_STYLES = ("bold cyan", "bold magenta", "bold green", "bold yellow", "bold blue",

@@ -7,8 +7,7 @@ Every error is ``{"error": code, "message": words}`` with its status.
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -20,7 +19,6 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
-from ..web import replay_worker
 from . import metrics
 from .addresses import RateWindow, client_address, creator_id
 from .apierror import ApiError, error_response
@@ -29,13 +27,13 @@ from .guard import Guard
 from .hub import Hub
 from .live import PERSON, LiveTable
 from .logs import RequestContext, about_table
-from .ops import ops_routes
+from .ops import Health, ops_routes
 from .security import valid_id, valid_token
 from .settings import ServerSettings
 from .store import Store
 from .table_socket import serve_socket
-from .tables import person_name, table_spec
-from .thinking import Question, seed_number
+from .tables import check_name_free, check_table_limits, person_name, table_spec
+from .thinking import Question, ThinkingBusy, address_party, seed_number
 
 BODY_LIMIT = 16 * 1024
 HINT_BOT = "expert"
@@ -58,10 +56,13 @@ def _token(data: dict[str, Any], what: str = "your seat token at this table") ->
 
 
 def create_app(store: Store, *, settings: ServerSettings | None = None,
-               extra_routes: list[BaseRoute] | None = None, hub: Hub | None = None) -> Starlette:
-    """The server for the tables in ``store``."""
+               extra_routes: list[BaseRoute] | None = None, hub: Hub | None = None,
+               on_close: Sequence[Callable[[], None]] = ()) -> Starlette:
+    """The server for the tables in ``store``; ``extra_routes`` (the pages) are served
+    beside its API, and ``on_close`` called when it stops (their own workers)."""
     settings = settings if settings is not None else ServerSettings()
     hub = hub if hub is not None else Hub(store, settings=settings)
+    health = Health(store)
     hints = RateWindow(settings.hints_per_minute, 60.0)
     # The limits per address are checked and the table made as one step: else requests
     # sent all at once would each pass the check before any of their tables exists.
@@ -81,16 +82,7 @@ def create_app(store: Store, *, settings: ServerSettings | None = None,
                            "computer players play only with people")
         creator = creator_id(client_address(request.scope))
         async with creating:
-            made, unfinished = await store.made_by(creator, since=_now() - 3600)
-            if made >= settings.tables_per_hour:
-                metrics.limit_hit("tables_per_hour")
-                raise ApiError(429, "too_many_tables", f"at most {settings.tables_per_hour} "
-                               "new tables an hour from one address: try again later")
-            if unfinished >= settings.open_tables_per_address:
-                metrics.limit_hit("open_tables")
-                raise ApiError(429, "too_many_tables",
-                               f"at most {settings.open_tables_per_address} unfinished tables "
-                               "from one address: finish or leave some first")
+            await check_table_limits(store, settings, creator)
             table, seat, token = await hub.master.create(spec, seats, creator)
         about_table(table.id)
         return JSONResponse({"table": table.id, "url": f"/t/{table.id}", "seat": seat,
@@ -110,9 +102,13 @@ def create_app(store: Store, *, settings: ServerSettings | None = None,
             raise ApiError(404, "not_found", f"seats are numbered 0 to {table.spec.players - 1}")
         if table.seats[seat].kind != PERSON:
             raise ApiError(409, "not_a_person_seat", "a computer player sits there")
+        await check_name_free(store, table_id, seat, name)
         outcome, token = await hub.master.take_seat(table_id, seat, name)
         if outcome == "unknown":
             raise ApiError(404, "not_found", "there is no such table")
+        if outcome == "name_taken":
+            raise ApiError(409, "name_taken", "another player at this table has that name, "
+                           "or one that looks like it: choose another name")
         if outcome == "taken":
             raise ApiError(409, "seat_taken", "someone already sits there")
         if outcome == "reserved":
@@ -135,7 +131,14 @@ def create_app(store: Store, *, settings: ServerSettings | None = None,
                                "there is no seat to decline")
             released = await hub.master.decline(table, token)
             return JSONResponse({"declined": released, "table": table.next_table})
-        outcome, next_id, new_token = await hub.master.again(table, seat, token)
+        if table.next_table is None:  # this request makes the next table: it counts
+            creator = creator_id(client_address(request.scope))
+            async with creating:
+                await check_table_limits(store, settings, creator)
+                outcome, next_id, new_token = await hub.master.again(table, seat, token,
+                                                                     creator=creator)
+        else:
+            outcome, next_id, new_token = await hub.master.again(table, seat, token)
         if outcome == "unknown" or next_id is None:
             raise ApiError(404, "not_found", "there is no such table")
         if outcome in ("taken", "reserved"):
@@ -163,7 +166,13 @@ def create_app(store: Store, *, settings: ServerSettings | None = None,
         seq = table.seq
         question = Question(HINT_BOT, seed_number(f"{table.id} hint {seq}"), HINT_BUDGET_S,
                             game.view(seat), f"{table.id} hint {seq}")
-        answer = await hub.thinking.ask(table.id, question, urgent=True)
+        try:  # in the turn of the asker's address, ahead of its own tables
+            answer = await hub.thinking.ask(
+                table.id, question, urgent=True,
+                party=address_party(creator_id(client_address(request.scope))))
+        except ThinkingBusy:
+            raise ApiError(503, "busy", "too many decisions from your address are waiting: "
+                           "ask again in a moment") from None
         return JSONResponse({"seq": seq, "move": answer.move, "reason": answer.reason})
 
     async def summary(request: Request) -> Response:
@@ -202,9 +211,11 @@ def create_app(store: Store, *, settings: ServerSettings | None = None,
             yield
         finally:
             await hub.stop()
-            replay_worker.close()
+            for close in on_close:
+                close()
             if listener is not None:
                 await listener.stop()
+            health.close()
             await store.close()
 
     routes: list[BaseRoute] = [
@@ -215,7 +226,7 @@ def create_app(store: Store, *, settings: ServerSettings | None = None,
         Route("/api/tables/{table}/again", again, methods=["POST"]),
         Route("/api/tables/{table}/hint", hint, methods=["POST"]),
         WebSocketRoute("/ws/{table}", socket),
-        *ops_routes(store),
+        *ops_routes(store, health),
         *(extra_routes or []),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
@@ -226,9 +237,6 @@ def create_app(store: Store, *, settings: ServerSettings | None = None,
     app.state.settings = settings
     return app
 
-
-def _now() -> float:
-    return time.time()
 
 
 __all__ = ["ApiError", "create_app"]

@@ -19,15 +19,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bots import BOT_NAMES, Bot, check_worlds, make_bot
-from .bots.playout import play_out
-from .deal import DealResult
-from .errors import SimulationError as SimulationError
-from .game import Game
-from .kinds import DealEnd
-from .moves import DRAW, END, TAKE
-from .record import game_record
-from .rules import Rules, make_rules, parse_options
+from ..bots import BOT_NAMES, Bot, check_worlds, make_bot
+from ..bots.playout import play_out
+from ..deal import DealResult
+from ..errors import SimulationError as SimulationError
+from ..game import Game
+from ..kinds import DealEnd
+from ..moves import DRAW, END, TAKE
+from ..record import game_record
+from ..rules import Rules, make_rules, parse_options
 
 ENDINGS = tuple(DealEnd)
 """How a deal can end (:attr:`rummy500.deal.DealResult.ended_by`)."""

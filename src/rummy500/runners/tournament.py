@@ -11,7 +11,7 @@ Per bot it reports the share of games won with a Wilson 95% interval, the mean
 points per deal with a normal 95% interval, and the time of its decisions;
 with exactly two bots, the mean per-deal point difference over duplicate pairs
 with its interval; with more than two, a Bradley-Terry rating table from the
-pairwise game results (Elo scale). With a stopping rule (:mod:`rummy500.sprt`) a two-bot
+pairwise game results (Elo scale). With a stopping rule (:mod:`rummy500.runners.sprt`) a two-bot
 match ends as soon as the duplicate sets played so far decide it, taken in the order of
 their index: the verdict and the report do not depend on which set finished first.
 
@@ -33,13 +33,13 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bots import BOT_NAMES, Bot, check_budget, check_options, check_worlds, make_bot
-from .bots.playout import Played, play_out
-from .cards import make_pack
-from .errors import BadInputError, OptionsError
-from .errors import TournamentError as TournamentError
-from .game import Game
-from .rules import Rules
+from ..bots import BOT_NAMES, Bot, check_budget, check_options, check_worlds, make_bot
+from ..bots.playout import Played, play_out
+from ..cards import make_pack
+from ..errors import BadInputError, OptionsError
+from ..errors import TournamentError as TournamentError
+from ..game import Game
+from ..rules import Rules
 from .sprt import SetWatch, Sprt, SprtRun
 
 Z95 = 1.959963984540054

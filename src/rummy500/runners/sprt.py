@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from .errors import SprtError
+from ..errors import SprtError
 
 PRIOR = 1e-3
 """Stands for a score never seen yet: the constrained fit needs every score possible."""
