@@ -16,22 +16,23 @@ and the replay stops as soon as the answer would pass :data:`MAX_ANSWER_BYTES`).
 from __future__ import annotations
 
 import gzip
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from .. import safejson
-from ..cards import face_of, face_str, iter_bits, sort_key
 from ..deal import Deal
 from ..errors import BadInputError
 from ..game import Game
-from ..melds import Meld
-from ..narrate import before, card_text, fresh_deal, move_text, restocked
+from ..narrate import before, fresh_deal, move_text, restocked
+from ..narrate import card_text as pretty_card
 from ..record import RecordFormatError, ReplayError, replay
 from ..server.security import BadName, clean_name
-from ..session.seat_state import DealSheet
+from ..session.seat_state import DealSheet, TableMeld, encode
 from ..session.sheets import deal_sheet
+from ..session.state import card_text, hand_texts, table_meld
 from ..session.words import side_label
 
 MAX_ANSWER_BYTES = 8 * 1024 * 1024
@@ -57,8 +58,7 @@ class ReplayAnswer:
 
     @classmethod
     def refusal(cls, status: int, code: str, message: str) -> ReplayAnswer:
-        return cls(status, _dumps({"error": code, "message": message}).encode("utf-8"),
-                   code=code)
+        return cls(status, encode({"error": code, "message": message}), code=code)
 
 
 class Refused(Exception):
@@ -70,42 +70,55 @@ class Refused(Exception):
         self.code = code
 
 
-def card_json(card: int, face: int | None = None) -> str:
-    """A card as NOTATION.md writes it: ``7h``, ``*`` or, for a declared wild joker, ``*=6h``."""
-    own = face_of(card)
-    shown = own if face is None else face
-    if own == 15 and shown != 15:
-        return "*=" + face_str(shown)
-    return face_str(shown)
+class Step(msgspec.Struct, frozen=True):
+    """The table after one move (or the deal's opening), every hand shown: written as the
+    table's state writes each part (:mod:`rummy500.session.state`)."""
+
+    seat: int | None
+    move: str | None
+    text: str
+    turn: int
+    phase: str
+    hands: tuple[tuple[str, ...], ...]
+    pile: tuple[str, ...]
+    stock: int
+    melds: tuple[TableMeld, ...]
+    credit: tuple[int, ...]
+    must_use: str | None
 
 
-def melds_json(melds: Sequence[Meld]) -> list[dict[str, Any]]:
-    """The table as PROTOCOL.md's ``state.melds``: each meld's cards in order, who laid each."""
-    out = []
-    for meld in melds:
-        cards = sorted(meld.cards, key=lambda c: meld.order_key(c.face))
-        out.append({"id": meld.name,
-                    "cards": [card_json(c.card, c.face) for c in cards],
-                    "by": [c.seat for c in cards]})
-    return out
+class DealReplay(msgspec.Struct, frozen=True):
+    number: int
+    dealer: int
+    totals_before: tuple[int, ...]
+    sheet: DealSheet | None
+    """Each sheet says only what was known when its deal ended: the game's result is on
+    the last one alone."""
+    steps: tuple[msgspec.Raw, ...]
+    """Each step as it was written (and counted against the bound)."""
 
 
-def hand_json(hand: int) -> list[str]:
-    return [face_str(face_of(card)) for card in sorted(iter_bits(hand), key=sort_key)]
+class Replay(msgspec.Struct, frozen=True):
+    ok: bool
+    players: int
+    names: tuple[str, ...]
+    rules: dict[str, Any]
+    partnership: bool
+    sides: tuple[str, ...]
+    finished: bool
+    winner: int | None
+    totals: tuple[int, ...]
+    outcome: str
+    deals: tuple[msgspec.Raw, ...]
 
 
-def position_json(deal: Deal) -> dict[str, Any]:
+def step(deal: Deal, seat: int | None, move: str | None, text: str) -> Step:
     """Everything on and under the table: every hand, the pile, the melds, the stock's size."""
-    return {
-        "turn": deal.turn,
-        "phase": deal.phase,
-        "hands": [hand_json(hand) for hand in deal.hands],
-        "pile": [face_str(face_of(card)) for card in deal.pile],
-        "stock": len(deal.stock),
-        "melds": melds_json(deal.melds),
-        "credit": list(deal.credit),
-        "must_use": None if deal.must_use < 0 else face_str(face_of(deal.must_use)),
-    }
+    return Step(seat, move, text, deal.turn, deal.phase,
+                tuple(tuple(hand_texts(hand)) for hand in deal.hands),
+                tuple(card_text(card) for card in deal.pile), len(deal.stock),
+                tuple(table_meld(meld) for meld in deal.melds), tuple(deal.credit),
+                None if deal.must_use < 0 else card_text(deal.must_use))
 
 
 def answer_request(body: bytes, max_deals: int, gzip_ok: bool = False) -> ReplayAnswer:
@@ -186,33 +199,27 @@ def replay_text(data: Mapping[str, Any], names: Sequence[str] | None = None, *,
     totals = [0] * game.rules.sides(game.players)
     for index in range(len(game.deals)):
         sheet = deal_sheet(game, seat_names, index, None) if index < len(game.results) else None
-        deals.append(_deal_text(game, seat_names, index, totals, sheet, writer))
+        deals.append(_deal(game, seat_names, index, totals, sheet, writer))
         if sheet is not None:
             totals = list(sheet.totals_after)
     rules = game.rules
-    head = {
-        "ok": True,
-        "players": game.players,
-        "names": seat_names,
-        "rules": rules.to_record(),
-        "partnership": rules.partnership,
-        "sides": [side_label(rules, seat_names, side) for side in range(rules.sides(game.players))],
-        "finished": game.finished,
-        "winner": game.winner,
-        "totals": list(game.totals),
-        "outcome": _outcome(game, seat_names),
-    }
-    return _with_list(writer.add(_dumps(head)), "deals", deals)
+    answer = Replay(
+        True, game.players, tuple(seat_names), rules.to_record(), rules.partnership,
+        tuple(side_label(rules, seat_names, side) for side in range(rules.sides(game.players))),
+        game.finished, game.winner, tuple(game.totals), _outcome(game, seat_names),
+        tuple(deals))
+    return writer.add(answer).decode("utf-8")
 
 
 class _Writer:
-    """Counts the characters written so far and refuses to pass the bound."""
+    """Writes each part once (the one encoder) and refuses to pass the bound."""
 
     def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
         self.size = 0
 
-    def add(self, text: str) -> str:
+    def add(self, value: Any) -> bytes:
+        text = encode(value)
         self.size += len(text) + 1
         if self.size > self.max_bytes:
             raise Refused(422, "too_long",
@@ -220,17 +227,19 @@ class _Writer:
                           f"{self.max_bytes // (1024 * 1024)} MiB; send fewer deals")
         return text
 
+    def raw(self, value: Any) -> msgspec.Raw:
+        return msgspec.Raw(self.add(value))
 
-def _deal_text(game: Game, seat_names: Sequence[str], index: int, totals_before: list[int],
-               sheet: DealSheet | None, writer: _Writer) -> str:
+
+def _deal(game: Game, seat_names: Sequence[str], index: int, totals_before: list[int],
+          sheet: DealSheet | None, writer: _Writer) -> msgspec.Raw:
     played = game.deals[index]
     rules = game.rules
     deal = fresh_deal(played)
     dealt = rules.cards_dealt(game.players)
     opening = (f"Deal {index + 1}: {seat_names[deal.dealer]} deals {dealt} cards each; "
-               f"the up-card is {card_text(deal.pile[0])}.")
-    steps = [writer.add(_dumps({"seat": None, "move": None, "text": opening,
-                                **position_json(deal)}))]
+               f"the up-card is {pretty_card(deal.pile[0])}.")
+    steps = [writer.raw(step(deal, None, None, opening))]
     for move in played.moves:
         seen = before(deal)
         seat = deal.turn
@@ -239,24 +248,9 @@ def _deal_text(game: Game, seat_names: Sequence[str], index: int, totals_before:
         restock = restocked(seen, deal)
         if restock is not None:
             text += ". " + restock
-        steps.append(writer.add(_dumps({"seat": seat, "move": str(move), "text": text,
-                                        **position_json(deal)})))
-    # Each sheet says only what was known when its deal ended: the game's result is on the
-    # last one alone.
-    entry: dict[str, Any] = {"number": index + 1, "dealer": deal.dealer,
-                             "totals_before": totals_before,
-                             "sheet": None if sheet is None else sheet.to_json()}
-    return _with_list(writer.add(_dumps(entry)), "steps", steps)
-
-
-def _dumps(value: Any) -> str:
-    """JSON as Starlette's JSONResponse writes it (compact, UTF-8 left as it is)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def _with_list(obj_text: str, key: str, items: list[str]) -> str:
-    """The JSON object ``obj_text`` with ``key`` added, holding the JSON texts ``items``."""
-    return f'{obj_text[:-1]},"{key}":[{",".join(items)}]}}'
+        steps.append(writer.raw(step(deal, seat, str(move), text)))
+    return msgspec.Raw(writer.add(DealReplay(index + 1, deal.dealer, tuple(totals_before),
+                                             sheet, tuple(steps))))
 
 
 def _outcome(game: Game, names: Sequence[str]) -> str:
