@@ -19,7 +19,7 @@ export function lastMoves(history, players) {
   const last = Array(players).fill(null);
   for (const entry of history) {
     const seat = entry.seat;
-    if (entry.move === undefined || seat === undefined || seat < 0 || seat >= players) continue;
+    if (entry.move == null || seat == null || seat < 0 || seat >= players) continue;
     last[seat] = entry.move;
   }
   return last;
@@ -67,8 +67,8 @@ export function newCards(after, before) {
  * The cards to mark as just drawn or taken after a change of the viewer's hand: the new cards
  * when the viewer's last move was a draw or a take; none after any other move of theirs or a
  * new deal; else the marks stay as they were.
- * @param {{ deal?: number, hand?: string[] } | null} before
- * @param {{ deal?: number, hand?: string[] }} after
+ * @param {{ deal?: number, hand?: string[] | null } | null} before
+ * @param {{ deal?: number, hand?: string[] | null }} after
  * @param {string | null} myLast the viewer's last move in the deal (after the change)
  * @param {string | null} myLastBefore the viewer's last move before the change
  * @param {readonly string[]} marked the cards marked before

@@ -89,7 +89,7 @@ function fillActions(s, box) {
     return;
   }
   if (!myTurn()) {
-    box.append(h('p', { class: 'muted' }, `Waiting for ${model.names[s.turn]}… You can select and sort your cards meanwhile.`));
+    box.append(h('p', { class: 'muted' }, `Waiting for ${s.turn === null ? 'the next deal' : model.names[s.turn]}… You can select and sort your cards meanwhile.`));
     return;
   }
   const selected = selectedCards();

@@ -62,8 +62,8 @@ async function playAgain(button) {
   try {
     const answer = await postJSON(apiPath('again'), { token: model.token });
     const seats = model.state && model.state.seats;
-    const entry = (seats && model.seat !== null && seats[model.seat]) || {};
-    keepSeat(answer.table, answer.seat, answer.token, entry.name || lastName());
+    const entry = seats && model.seat !== null ? seats[model.seat] : undefined;
+    keepSeat(answer.table, answer.seat, answer.token, (entry && entry.name) || lastName());
     location.assign(answer.url || tablePath(answer.table));
   } catch (error) {
     button.disabled = false;

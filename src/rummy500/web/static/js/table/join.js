@@ -22,7 +22,7 @@ let poll;
  * @param {SeatEntry} entry
  */
 function isOpen(entry) {
-  return 'open' in entry ? Boolean(entry.open) : entry.kind !== 'bot' && !entry.name;
+  return entry.open;
 }
 
 /**

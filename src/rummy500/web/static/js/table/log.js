@@ -161,11 +161,11 @@ export function logUpdate(event, seq, prev, next) {
   if (seq <= loggedSeq) return;
   const history = next.history || [];
   const added = new Additions();
-  if (event && event.text !== undefined) {
+  if (event && event.text != null) {
     const seat = event.seat ?? null;
     const entry = next.seats && seat !== null ? next.seats[seat] : undefined;
     // Said only as it happens: a computer plays for a person who is away.
-    const away = event.move !== undefined && entry && entry.kind !== 'bot' && entry.connected === false;
+    const away = 'move' in event && event.move != null && entry && entry.kind !== 'bot' && entry.connected === false;
     added.entry(away ? { ...event, text: `${event.text} (a computer played for them while they are away)` } : event,
       next.deal ?? 0, Math.max(0, history.length - 1));
   }
