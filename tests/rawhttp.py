@@ -89,6 +89,32 @@ def closed_by_server(sock: socket.socket, within: float) -> bool:
         return False
 
 
+def upgrade_request(path: str, host: str = "127.0.0.1", extra: str = "") -> bytes:
+    """A WebSocket upgrade request of ``path``, with ``extra`` header lines (each ending
+    in CRLF) after the usual ones."""
+    return (f"GET {path} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n"
+            "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            f"Sec-WebSocket-Version: 13\r\n{extra}\r\n").encode()
+
+
+def answer_status(sock: socket.socket, within: float) -> int | None:
+    """The status of the answer the server sends on ``sock`` within ``within`` seconds;
+    0 if it closes the connection without one, None if it does neither."""
+    sock.settimeout(within)
+    head = b""
+    try:
+        while b"\r\n" not in head:
+            data = sock.recv(4096)
+            if not data:
+                break
+            head += data
+    except (ConnectionResetError, BrokenPipeError):
+        return 0
+    except TimeoutError:
+        return None
+    return int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/1.1 ") else 0
+
+
 def upgrade_status(base: str, path: str, host: str) -> int:
     """The status of a WebSocket upgrade of ``path`` with this Host header (101: accepted)."""
     sock = raw_socket(base)
@@ -107,5 +133,5 @@ def upgrade_status(base: str, path: str, host: str) -> int:
         sock.close()
 
 
-__all__ = ["Answer", "acall", "address", "call", "closed_by_server", "raw_socket",
-           "upgrade_status"]
+__all__ = ["Answer", "acall", "address", "answer_status", "call", "closed_by_server",
+           "raw_socket", "upgrade_request", "upgrade_status"]

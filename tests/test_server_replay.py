@@ -22,7 +22,7 @@ from rummy500.game import Game
 from rummy500.record import game_record
 from rummy500.rules import rules_from_record
 from rummy500.server.children import Busy, ChildPool, DeadlineExceeded, OutOfMemory
-from serverkit import ServerProcess, Servers, seat_body
+from serverkit import ServerProcess, Servers, metrics_url, seat_body
 
 RECORDS = Path(__file__).parent / "records"
 SMALL = json.loads((RECORDS / "classic-2.json").read_text())
@@ -241,7 +241,7 @@ def test_a_replay_past_its_time_is_stopped_and_the_next_works(servers: Servers,
         status, answer = replay(server, SMALL)
         assert status == 200 and answer["ok"]
         assert get_rules(server)["presets"]
-    with urllib.request.urlopen(server.base + "/metrics", timeout=30) as page:
+    with urllib.request.urlopen(metrics_url(server), timeout=30) as page:
         metrics = page.read().decode()
     assert 'rummy500_replays_total{outcome="timeout"} 2.0' in metrics
     assert 'rummy500_replays_total{outcome="ok"} 2.0' in metrics

@@ -27,7 +27,7 @@ from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 from websockets.exceptions import InvalidMessage
 
 from rummy500.client import Api, TableConnection
-from serverkit import Servers, play_out, seat_body
+from serverkit import Servers, metrics_url, play_out, seat_body
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,9 @@ async def test_a_game_is_played_over_https_and_wss(servers: Servers, sqlite_url:
     assert (status, json.loads(body)) == (200, {"ok": True})
     # Over HTTPS the browser is told never to try plain HTTP for this host.
     assert headers["Strict-Transport-Security"].startswith("max-age=")
-    status, headers, body = await asyncio.to_thread(get, f"{server.base}/metrics", context)
+    # The metrics are on a port of their own, on loopback (plain HTTP): never the tables'.
+    assert (await asyncio.to_thread(get, f"{server.base}/metrics", context))[0] == 404
+    status, headers, body = await asyncio.to_thread(get, metrics_url(server))
     assert status == 200 and headers["Content-Type"].startswith("text/plain")
     person_moves = re.search(rb'^rummy500_moves_total\{by="person"\} ([0-9.]+)$', body,
                              re.MULTILINE)

@@ -46,6 +46,45 @@ def client_address(scope: Scope) -> str:
     return address_key(client[0] if client else None)
 
 
+class TrustedProxies:
+    """The peers whose X-Forwarded-For is believed (``--forwarded-allow-ips``): addresses and
+    networks, comma-separated, or ``*`` for any peer (as uvicorn reads the same setting).
+
+    >>> proxies = TrustedProxies("10.0.0.5, 172.28.0.0/16")
+    >>> ["10.0.0.5" in proxies, "172.28.3.4" in proxies, "10.0.0.6" in proxies]
+    [True, True, False]
+    >>> "203.0.113.9" in TrustedProxies("*"), "::1" in TrustedProxies("")
+    (True, False)
+    """
+
+    def __init__(self, spec: str) -> None:
+        parts = [part.strip() for part in spec.split(",") if part.strip()]
+        self.anyone = "*" in parts
+        self.literals: set[str] = set()
+        self.networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
+        for part in parts:
+            try:
+                self.networks.append(ipaddress.ip_network(part, strict=False))
+            except ValueError:
+                self.literals.add(part)
+
+    def __bool__(self) -> bool:
+        return self.anyone or bool(self.literals or self.networks)
+
+    def __contains__(self, host: object) -> bool:
+        if not isinstance(host, str) or not host:
+            return False
+        if self.anyone or host in self.literals:
+            return True
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+            address = address.ipv4_mapped
+        return any(address in network for network in self.networks)
+
+
 def creator_id(address: str) -> str:
     """What the database keeps of the address that made a table: a hash, not the address."""
     return hashlib.sha256(f"rummy500 creator {address}".encode()).hexdigest()[:32]
@@ -77,4 +116,4 @@ class RateWindow:
         return True
 
 
-__all__ = ["RateWindow", "address_key", "client_address", "creator_id"]
+__all__ = ["RateWindow", "TrustedProxies", "address_key", "client_address", "creator_id"]

@@ -1,6 +1,6 @@
 """The server's Prometheus metrics, in a registry of their own, and the small calls the rest
-of the server makes to move them (``GET /metrics`` renders them; docs/deploy.md says what
-to watch).
+of the server makes to move them (``GET /metrics``, on a port of its own, renders them;
+docs/deploy.md says what to watch).
 
 Every label takes its values from a fixed set, so no client can grow the number of
 series: a refusal code, limit or replay outcome this module does not know is counted
@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Mapping
 from typing import Literal
@@ -59,7 +60,7 @@ CONNECTION_KINDS: tuple[ConnectionKind, ...] = ("http", "websocket")
 TABLE_STATUSES = ("waiting", "playing", "over")
 """live.py's statuses (not imported: every server module imports this one)."""
 LIMITS = (
-    "connections", "connections_per_address", "header_timeout", "body_timeout",
+    "connections", "connections_per_address", "header_timeout", "header_size", "body_timeout",
     "hello_timeout", "frames", "frame_size", "body_size", "slow_reader", "host",
     "bad_content_type", "cross_origin", "tables_per_hour", "open_tables", "hints",
     "replays_per_minute", "replay_max_bytes", "replay_max_deals", "replay_timeout",
@@ -206,7 +207,50 @@ def render() -> tuple[bytes, str]:
     return generate_latest(REGISTRY), CONTENT_TYPE_LATEST
 
 
+# -- the operator's port ---------------------------------------------------------------------
+
+SCRAPERS = 8
+"""Scrapes answered at a time; a connection beyond them is closed at once."""
+SCRAPE_TIMEOUT_S = 5.0
+"""Seconds a scraper has to send its request's head (at most 8 KiB)."""
+
+
+async def serve_metrics(host: str, port: int) -> asyncio.Server:
+    """``GET /metrics`` on a port of its own, apart from the tables' (which never serve it):
+    the operator chooses who reaches it (``--metrics-host``, loopback by default). Plain
+    HTTP/1.0 answers, one a connection; anything else is a 404."""
+    open_now = 0
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nonlocal open_now
+        if open_now >= SCRAPERS:
+            writer.close()
+            return
+        open_now += 1
+        try:
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), SCRAPE_TIMEOUT_S)
+            method, _, rest = head.partition(b" ")
+            path = rest.split(b" ", 1)[0].split(b"?", 1)[0]
+            if method == b"GET" and path == b"/metrics":
+                body, content_type = render()
+                status = b"200 OK"
+            else:
+                body, content_type, status = b"not found\n", "text/plain", b"404 Not Found"
+            writer.write(b"HTTP/1.1 " + status + b"\r\nContent-Type: " + content_type.encode()
+                         + b"\r\nContent-Length: " + str(len(body)).encode()
+                         + b"\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n" + body)
+            await asyncio.wait_for(writer.drain(), SCRAPE_TIMEOUT_S)
+        except (TimeoutError, OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
+            pass
+        finally:
+            open_now -= 1
+            writer.close()
+
+    return await asyncio.start_server(answer, host, port, limit=8192)
+
+
 __all__ = ["CONNECTION_KINDS", "LIMITS", "OTHER", "REFUSAL_CODES", "REGISTRY",
            "REPLAY_OUTCOMES", "TABLE_STATUSES", "acked", "before_render", "bot_queued",
            "bot_thought", "connection_closed", "connection_opened", "limit_hit", "moved",
-           "refusal_label", "refused", "render", "replayed", "tables_by_status"]
+           "refusal_label", "refused", "render", "replayed", "serve_metrics",
+           "tables_by_status"]

@@ -53,13 +53,20 @@ class ServerSettings:
     keyfile: str | None = _setting(None, "the private key of --certfile (PEM)", metavar="PATH",
                                    group="listening")
     forwarded_allow_ips: str = _setting(
-        "", "behind a reverse proxy: the proxy addresses (comma-separated, * for any) whose "
-            "X-Forwarded-For and X-Forwarded-Proto are believed; empty: none",
+        "", "behind a reverse proxy: the proxy addresses or networks (comma-separated) whose "
+            "X-Forwarded-For and X-Forwarded-Proto are believed, and whose own connections "
+            "the limit per address does not count (* believes anyone: only where nothing but "
+            "the proxy can reach the port); empty: none",
         metavar="IPS", group="listening")
     allowed_hosts: tuple[str, ...] = _setting(
         (), "a host name the server answers to (repeat for several; an IP address and "
             "localhost always pass); any other Host header is refused (DNS rebinding)",
         flag="allowed-host", metavar="NAME", group="listening")
+    metrics_host: str = _setting("127.0.0.1", "the address GET /metrics is served on, apart from "
+                                              "the tables (0.0.0.0 only on a private network)",
+                                 metavar="ADDRESS", group="listening")
+    metrics_port: int = _setting(0, "the port of GET /metrics (0 picks a free one, printed at "
+                                    "start); never the tables' port", group="listening")
     log_level: str = _setting("warning", "how much to log: critical, error, warning, info or "
                                          "debug", group="listening")
     log_format: str = _setting("text", "text, or json: one JSON object a line, with the "
@@ -231,6 +238,10 @@ def check(settings: ServerSettings) -> None:
     """Every setting within its range, or :class:`SettingsError` naming the first that is not."""
     if not 0 <= settings.port <= 65535:
         raise SettingsError(f"--port must be from 0 to 65535, not {settings.port}")
+    if not 0 <= settings.metrics_port <= 65535:
+        raise SettingsError(f"--metrics-port must be from 0 to 65535, not {settings.metrics_port}")
+    if settings.port and settings.metrics_port == settings.port:
+        raise SettingsError("--metrics-port must differ from --port")
     if not 0 <= settings.pace <= 60:
         raise SettingsError("--pace must be from 0 to 60 seconds")
     if (settings.certfile is None) != (settings.keyfile is None):

@@ -1,8 +1,23 @@
-"""uvicorn's HTTP protocol with the bounds of a server open to the internet: at most
-``max_connections`` connections in all and ``connections_per_address`` from one
-address, and ``header_timeout_s`` to send a request's headers (a client that trickles
-them in, or opens connections and sends nothing, is closed). WebSockets, once
-upgraded, are bounded by :mod:`.table_socket`.
+"""uvicorn's protocols with the bounds of a server open to the internet.
+
+Every socket is counted and timed from the moment it is accepted until it is closed,
+whatever state its request or WebSocket handshake is in:
+
+- At most ``max_connections`` in all and ``connections_per_address`` from one peer
+  address: a socket over either is closed at once. A trusted proxy's own connections
+  (``--forwarded-allow-ips``) are not limited per address: the forwarded address is, by
+  the guard (requests) and :mod:`.table_socket` (WebSockets).
+- ``header_timeout_s`` to send a request's headers (a client that trickles them in, or
+  opens connections and sends nothing, is closed) and, for a WebSocket upgrade, to have
+  the handshake done.
+- A WebSocket upgrade stays counted here until the application takes it into its own
+  count (:mod:`.table_socket`, in the first step of its task). An upgrade that
+  websockets' parser refuses (a request line over 8 KiB, a header line over 8 KiB, more
+  than 128 headers) is answered (414, 431 or 400) and closed: uvicorn's own protocol
+  never answers it nor closes it.
+
+Once a WebSocket is open, :mod:`.table_socket` bounds it (hello timeout, frame limits) and
+uvicorn pings it.
 """
 
 from __future__ import annotations
@@ -11,89 +26,172 @@ import asyncio
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidMessage
 
 from . import metrics
-from .addresses import address_key
-from .connections import Connections
+from .addresses import TrustedProxies, address_key
+from .connections import AddressTally, Connections
 from .settings import ServerSettings
 
+BAD_UPGRADE = (b"HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
+               b"Content-Length: 30\r\nConnection: close\r\n\r\nnot a valid WebSocket request\n")
+"""The answer to an upgrade request websockets could not read, when it gives none."""
 
-def _admit(connections: Connections, address: str, settings: ServerSettings) -> str | None:
-    """Count a plain connection, or the name of the limit it is over. Behind a proxy every
-    connection comes from the proxy: the limit per address is then the WebSockets' (by
-    the forwarded address) and the proxy's own."""
+
+class Held:
+    """One accepted socket's place in the count and its deadline, handed from the HTTP
+    protocol to the WebSocket one with the socket."""
+
+    def __init__(self, tally: AddressTally, address: str, loop: asyncio.AbstractEventLoop,
+                 transport: asyncio.BaseTransport) -> None:
+        self.tally = tally
+        self.address = address
+        self.loop = loop
+        self.transport = transport
+        self.counted = True
+        self.timer: asyncio.TimerHandle | None = None
+
+    def deadline(self, seconds: float) -> None:
+        """Close the socket unless :meth:`on_time` is called within ``seconds``."""
+        self.on_time()
+        self.timer = self.loop.call_later(seconds, self._too_slow)
+
+    def on_time(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+    def _too_slow(self) -> None:
+        self.timer = None
+        metrics.limit_hit("header_timeout")
+        self.transport.close()
+
+    def uncount(self) -> None:
+        """The socket leaves this count (closed, or counted as a WebSocket now)."""
+        if self.counted:
+            self.counted = False
+            self.tally.release(self.address)
+            metrics.connection_closed("http")
+
+    def release(self) -> None:
+        self.on_time()
+        self.uncount()
+
+
+def _admit(connections: Connections, address: str, per_address: int | None,
+           settings: ServerSettings) -> str | None:
+    """Count an accepted socket, or the name of the limit it is over."""
     if connections.total >= settings.max_connections:
         return "connections"
-    per_address = None if settings.forwarded_allow_ips else settings.connections_per_address
     if not connections.plain.admit(address, per_address):
         return "connections_per_address"
     return None
 
 
-def guarded_http(settings: ServerSettings,
-                 connections: Connections) -> type[HttpToolsProtocol]:
-    """The HTTP protocol class for uvicorn's ``http`` setting, bounded by ``settings``
-    (``max_connections`` with the WebSockets of ``connections``)."""
+def guarded_protocols(settings: ServerSettings, connections: Connections,
+                      ) -> tuple[type[HttpToolsProtocol], type[WebSocketsSansIOProtocol]]:
+    """The HTTP and WebSocket protocol classes for uvicorn's ``http`` and ``ws`` settings,
+    bounded by ``settings`` (``max_connections`` with the WebSockets of ``connections``)."""
+    proxies = TrustedProxies(settings.forwarded_allow_ips)
+    handed: dict[asyncio.BaseTransport, Held] = {}
 
     class GuardedHttp(HttpToolsProtocol):
-        _address = ""
-        _counted = False
-        _timer: asyncio.TimerHandle | None = None
+        _held: Held | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
-            self._address = address_key(self.client[0] if self.client else None)
-            over = _admit(connections, self._address, settings)
+            peer = self.client[0] if self.client else None
+            address = address_key(peer)
+            per_address = None if peer in proxies else settings.connections_per_address
+            over = _admit(connections, address, per_address, settings)
             if over is not None:
                 metrics.limit_hit(over)
                 transport.close()
                 return
-            self._counted = True
             metrics.connection_opened("http")
-            self._start_timer()
-
-        def _start_timer(self) -> None:
-            self._stop_timer()
-            self._timer = self.loop.call_later(settings.header_timeout_s, self._too_slow)
-
-        def _stop_timer(self) -> None:
-            if self._timer is not None:
-                self._timer.cancel()
-                self._timer = None
-
-        def _too_slow(self) -> None:
-            self._timer = None
-            metrics.limit_hit("header_timeout")
-            self.transport.close()
+            self._held = Held(connections.plain, address, self.loop, transport)
+            self._held.deadline(settings.header_timeout_s)
 
         def on_message_begin(self) -> None:
             super().on_message_begin()
-            self._start_timer()
+            if self._held is not None:
+                self._held.deadline(settings.header_timeout_s)
 
         def on_headers_complete(self) -> None:
-            self._stop_timer()
+            # An upgrade keeps its deadline until the WebSocket handshake is done.
+            upgrading = self.parser.should_upgrade() and self._should_upgrade()
+            if self._held is not None and not upgrading:
+                self._held.on_time()
             super().on_headers_complete()
 
-        def _release(self) -> None:
-            self._stop_timer()
-            if self._counted:
-                self._counted = False
-                connections.plain.release(self._address)
-                metrics.connection_closed("http")
-
         def connection_lost(self, exc: Exception | None) -> None:
-            self._release()
+            if self._held is not None:
+                self._held.release()
             super().connection_lost(exc)
 
         def handle_websocket_upgrade(self) -> None:
-            self._release()  # the WebSocket is counted as one from here on
-            super().handle_websocket_upgrade()
+            held, self._held = self._held, None
+            if held is None:  # not counted: refused at once (cannot happen), so closed
+                self.transport.close()
+                return
+            handed[self.transport] = held  # for GuardedWebSocket.connection_made
+            try:
+                super().handle_websocket_upgrade()
+            finally:
+                handed.pop(self.transport, None)
 
-    return GuardedHttp
+    class GuardedWebSocket(WebSocketsSansIOProtocol):
+        _held: Held | None = None
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            super().connection_made(transport)
+            self._held = handed.pop(transport, None)
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if (not self.handshake_initiated and not self.close_sent
+                    and self.conn.handshake_exc is not None):
+                self._refuse(self.conn.handshake_exc)
+
+        def _refuse(self, error: Exception) -> None:
+            """websockets could not read the request: answer it (its 414 or 431, else a
+            400) and close, as uvicorn does not."""
+            if not isinstance(error, InvalidMessage):
+                metrics.limit_hit("header_size")
+            answer = b"".join(self.conn.data_to_send())
+            if not answer.startswith(b"HTTP/"):
+                answer = BAD_UPGRADE
+            self.handshake_complete = True
+            self.close_sent = True  # uvicorn's shutdown then only closes the socket
+            if self._held is not None:
+                self._held.on_time()
+            self.transport.write(answer)
+            self.transport.close()
+
+        def handle_connect(self, event: Any) -> None:
+            # The application counts the WebSocket from its first step (table_socket):
+            # it leaves this count as its task is made. The deadline still runs.
+            if self._held is not None:
+                self._held.uncount()
+            super().handle_connect(event)
+
+        async def send(self, message: Any) -> None:
+            await super().send(message)
+            if self.handshake_complete and self._held is not None:
+                self._held.on_time()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._held is not None:
+                self._held.release()
+            super().connection_lost(exc)
+
+    return GuardedHttp, GuardedWebSocket
 
 
 def uvicorn_options(settings: ServerSettings, connections: Connections) -> dict[str, Any]:
-    return {"http": guarded_http(settings, connections), "timeout_keep_alive": 5}
+    http, ws = guarded_protocols(settings, connections)
+    return {"http": http, "ws": ws, "timeout_keep_alive": 5}
 
 
-__all__ = ["guarded_http", "uvicorn_options"]
+__all__ = ["Held", "guarded_protocols", "uvicorn_options"]
