@@ -24,7 +24,8 @@ from .live import OVER, PLAYING, WAITING, Change, LiveTable, Seat, Spec
 from .presence import Presence
 from .security import new_table_id, new_token, token_hash
 from .store import Store
-from .undo import is_undo, read_again, rebuild
+from .talk_store import TalkStore
+from .undo import adopt, is_undo, rebuild, target_of, undo_event, undo_target
 
 log = logging.getLogger("rummy500.server")
 
@@ -309,11 +310,51 @@ class Master:
         self.last_local.discard(table.id)
         for change in newer:
             if is_undo(change):  # changes were taken back: the table is read again
-                await read_again(self, table)
+                await self.read_again(table)
                 break
             table.apply(change)
             self._send_rendered(table, self._render(table, change.seq))
         self.changed(table)
+
+    # -- undo -------------------------------------------------------------------------------
+
+    async def take_back(self, changes: TalkStore, table_id: str, seat: int) -> Refusal | int:
+        """``seat``'s undo (:mod:`.undo`): stored, then heard by every client; the marker's
+        seq or a refusal. ``changes``: where the undo is stored with the talk's changes."""
+        table = await self.table(table_id)
+        if table is None:
+            return Refusal("unknown_table", "this table no longer exists")
+        async with self.lock(table_id):
+            table = self.live.get(table_id)
+            if table is None:
+                return Refusal(STALE, "the table is being read again: try again")
+            stored = await changes.all_changes(table_id)
+            if not stored or stored[-1].seq != table.seq:
+                return Refusal(STALE, "the table moved on: read the latest state and try again")
+            marker = undo_target(table, seat, stored)
+            if isinstance(marker, Refusal):
+                return marker
+            target = target_of(marker, stored)
+            if not await changes.take_back(table_id, table.seq, target, marker):
+                return Refusal(STALE, "the table moved on: read the latest state and try again")
+            kept = [c for c in stored if c.seq <= target]
+            adopt(table, rebuild(table_id, table.spec, table.seats, [*kept, marker],
+                                 table.next_table))
+            self.last_local.add(table_id)
+            self.send_update(table, table.seq, undo_event(table, marker))
+            self.changed(table)
+            return marker.seq
+
+    async def read_again(self, table: LiveTable) -> None:
+        """Another process took changes back: the table is read again from the database and
+        its clients here hear the undo (the table's lock held)."""
+        stored = await self.store.load(table.id)
+        if stored is None:
+            return
+        adopt(table, rebuild(table.id, stored.spec, table.seats, stored.changes,
+                             stored.next_table))
+        marker = next(c for c in reversed(stored.changes) if is_undo(c))
+        self.send_update(table, table.seq, undo_event(table, marker))
 
     async def resync(self, table_id: str) -> None:
         """Read the table's seats and changes again (notifications may have been lost)."""

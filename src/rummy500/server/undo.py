@@ -8,45 +8,25 @@ next ``seq`` (``seq`` only grows); its seat is the person's and its move is
 ``undo <n>``, ``n`` the moves taken back. Replaying the stored changes passes over a
 marker (the changes it took back are gone), so the table read again from the database
 is the table after the undo. A process that hears of the marker (as of any change)
-reads the table again.
+reads the table again. The table master (:meth:`.master.Master.take_back`) makes the
+undo, as it makes every change of a table; these are its rules.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import fields
-from typing import Any, Protocol
+from typing import Any
 
 from ..moves import parse_move
-from ..session.refusal import STALE, Refusal
+from ..session.refusal import Refusal
 from ..session.undo_rule import moves_to_take_back
-from .connections import Connections
 from .live import PERSON, PLAYING, Change, LiveTable, Seat, Spec
-from .store import Store
-from .talk_store import TalkStore
 
 UNDO = "undo"
 UNDO_BLOCKED = "undo_blocked"
 _KEPT = ("id", "seats", "connected", "standins")
 """What a table read again keeps of the table in memory: who sits and who is there."""
-
-
-class Master(Protocol):
-    """What an undo needs of the table master (:class:`.master.Master`, which imports
-    this module)."""
-
-    live: dict[str, LiveTable]
-    last_local: set[str]
-    store: Store
-    connections: Connections
-    changed: Callable[[LiveTable], None]
-
-    def lock(self, table_id: str) -> asyncio.Lock: ...
-
-    async def table(self, table_id: str) -> LiveTable | None: ...
-
-    def send_update(self, table: LiveTable, seq: int, event: Any = None) -> None: ...
 
 
 def is_undo(change: Change) -> bool:
@@ -114,50 +94,5 @@ def undo_event(table: LiveTable, marker: Change) -> dict[str, Any]:
     return {"seat": seat, "undo": count, "text": f"{name} took back {count} {moves}"}
 
 
-def send_undo(master: Master, table: LiveTable, marker: Change) -> None:
-    """Every client of the table here hears the undo: an update with the state after it."""
-    master.send_update(table, table.seq, undo_event(table, marker))
-
-
-async def take_back(master: Master, store: TalkStore, table_id: str,
-                    seat: int) -> Refusal | int:
-    """``seat``'s undo: stored, then heard by every client; the marker's seq or a refusal."""
-    table = await master.table(table_id)
-    if table is None:
-        return Refusal("unknown_table", "this table no longer exists")
-    async with master.lock(table_id):
-        table = master.live.get(table_id)
-        if table is None:
-            return Refusal(STALE, "the table is being read again: try again")
-        stored = await store.all_changes(table_id)
-        if not stored or stored[-1].seq != table.seq:
-            return Refusal(STALE, "the table moved on: read the latest state and try again")
-        marker = undo_target(table, seat, stored)
-        if isinstance(marker, Refusal):
-            return marker
-        target = target_of(marker, stored)
-        if not await store.take_back(table_id, table.seq, target, marker):
-            return Refusal(STALE, "the table moved on: read the latest state and try again")
-        kept = [c for c in stored if c.seq <= target]
-        adopt(table, rebuild(table_id, table.spec, table.seats, [*kept, marker],
-                             table.next_table))
-        master.last_local.add(table_id)
-        send_undo(master, table, marker)
-        master.changed(table)
-        return marker.seq
-
-
-async def read_again(master: Master, table: LiveTable) -> None:
-    """Another process took changes back: the table is read again from the database and
-    its clients here hear the undo (the table's lock held)."""
-    stored = await master.store.load(table.id)
-    if stored is None:
-        return
-    adopt(table, rebuild(table.id, stored.spec, table.seats, stored.changes,
-                         stored.next_table))
-    marker = next(c for c in reversed(stored.changes) if is_undo(c))
-    send_undo(master, table, marker)
-
-
-__all__ = ["UNDO", "UNDO_BLOCKED", "adopt", "is_undo", "read_again", "rebuild", "take_back",
+__all__ = ["UNDO", "UNDO_BLOCKED", "adopt", "is_undo", "rebuild", "target_of", "undo_event",
            "undo_target"]

@@ -14,6 +14,7 @@ the wrong shape (``from_json(to_json(s)) == s``). Cards are faces (``7h``, ``*``
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -26,8 +27,13 @@ _DECODER = msgspec.json.Decoder()
 
 
 def encode(value: Any) -> bytes:
-    """``value`` (these types, in plain data or not) as JSON: the one encoder of the protocol."""
-    return _ENCODER.encode(value)
+    """``value`` (these types, in plain data or not) as JSON: the one encoder of the protocol.
+    Text that is not Unicode (a lone surrogate a client sent, echoed back in a refusal) is
+    written escaped, as JSON allows."""
+    try:
+        return _ENCODER.encode(value)
+    except UnicodeEncodeError:
+        return json.dumps(msgspec.to_builtins(value)).encode("ascii")
 
 
 def plain(value: Any) -> Any:
