@@ -35,7 +35,6 @@ from .store import Store
 from .talk import Talk
 from .talk_store import TalkStore
 from .thinking import Thinking
-from .undo import take_back
 
 log = logging.getLogger("rummy500.server")
 _T = TypeVar("_T")
@@ -224,7 +223,7 @@ class Hub:
             return Refusal(NOT_SEATED, "a spectator watches: only the people seated may "
                                        "continue or undo")
         if kind == "undo":
-            return await take_back(self.master, self.talk_store, table.id, seat)
+            return await self.master.take_back(self.talk_store, table.id, seat)
         async with self.master.lock(table.id):
             table = self.master.live.get(table.id) or table
             if await self.pacing.ready(table, seat, frame["deal"]):
