@@ -203,9 +203,9 @@ class Seat:
     async def run(self) -> None:
         """Until the game is over (or the run ends)."""
         load = self.table.load
-        tally = load.tally
         while not load.stopping:
             text = await self.socket.recv()
+            tally = load.tally  # a new one after each collect
             frame = json.loads(text)
             kind = frame.get("type")
             self.count(text, kind, frame)
