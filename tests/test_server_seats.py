@@ -54,7 +54,7 @@ async def test_an_absent_person_is_played_for_until_they_return(lone: ServerProc
     await play_until_turn_of(ann, 1, rng)
     back = await TableConnection.open(lone.base, made["table"], away["token"])
     assert back.state["seats"][1]["connected"] is True
-    assert "standin" not in back.state["seats"][1]
+    assert back.state["seats"][1]["standin"] is None
     if back.state["turn"] == 1:
         seq = back.seq
         await asyncio.sleep(2.0)

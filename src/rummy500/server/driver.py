@@ -2,16 +2,21 @@
 
 A computer player moves after the table's pace, and not while the deal pause holds it
 (:mod:`.pacing`); a person who is away has the stand-in (``expert``) play for them once
-``takeover_s`` has passed, until they return; a person whose turn clock (``turn_s``) runs
-out has that turn played by the stand-in. Nothing
+they have been away ``takeover_s`` during their turn (coming back and going again does
+not start the count again), until they return; a person whose turn clock (``turn_s``)
+runs out has that turn played by the stand-in. Nothing
 plays at a table where no person is connected: a table nobody sits at costs nothing,
 and it goes on where it stood when someone comes back.
+
+Each decision is thought in the turn of the address that made the table
+(:mod:`.thinking`), so no address's tables can hold up another's.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 
 from ..session.refusal import STALE, Refusal
 from . import metrics
@@ -19,7 +24,7 @@ from .live import BOT, PERSON, PLAYING, LiveTable
 from .logs import about_table
 from .master import UNAVAILABLE, Master
 from .pacing import Pacing
-from .thinking import Thinking
+from .thinking import Thinking, ThinkingBusy, address_party
 
 log = logging.getLogger("rummy500.server")
 
@@ -28,7 +33,10 @@ FOLLOWER_GRACE_S = 2.0
 moving for a computer player there, so processes seldom race for the same move."""
 
 RETRY_S = 2.0
-"""After the database refused a computer player's move, it tries again this much later."""
+"""After the database refused a computer player's move, or its address had too many
+decisions waiting, it tries again this much later."""
+PARTIES_KEPT = 10_000
+"""Tables whose maker the driver remembers (the least recent are read again)."""
 
 
 class Driver:
@@ -40,6 +48,8 @@ class Driver:
         self.pacing = pacing
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.closing = False
+        self._parties: OrderedDict[str, str] = OrderedDict()
+        """Each table's party in the thinking's turns: the address that made it."""
 
     def busy(self, table_id: str) -> bool:
         return table_id in self.tasks
@@ -68,17 +78,20 @@ class Driver:
         pause += grace
         if clock is not None and clock > 0:
             clock += grace
+        takeover = table.spec.takeover_s
+        if self.pacing is not None and takeover > 0:
+            takeover = self.pacing.takeover_left(table)  # the turn's away time counted
         if entry.kind == BOT:
             delay, standin = max(pause, hold), False
         elif seat in table.standins and not table.connected.get(seat, False):
             delay, standin = pause, False
         elif clock is not None and (table.connected.get(seat, False) or table.spec.takeover_s <= 0
-                                    or clock <= table.spec.takeover_s):
+                                    or clock <= takeover):
             delay, standin = (clock if clock > 0 else pause), False  # the clock ran out
         elif table.spec.takeover_s <= 0 or table.connected.get(seat, False):
             return
         else:
-            delay, standin = table.spec.takeover_s, True
+            delay, standin = max(takeover, pause), True
         self.tasks[table.id] = asyncio.ensure_future(
             self._play_for(table.id, seat, table.seq, delay, standin))
 
@@ -90,7 +103,16 @@ class Driver:
             table = self.master.live.get(table_id)
             if table is None or table.seq != seq:
                 return
-            answer = await self.thinking.ask(table_id, table.question(seat))
+            party = await self._party(table_id)
+            while True:
+                try:
+                    answer = await self.thinking.ask(table_id, table.question(seat),
+                                                     party=party)
+                    break
+                except ThinkingBusy:  # its address has enough waiting: in a while
+                    await asyncio.sleep(RETRY_S)
+                if self.master.live.get(table_id) is not table or table.seq != seq:
+                    return
 
             def mark(live: LiveTable) -> None:
                 if standin and seat not in live.standins:
@@ -117,6 +139,25 @@ class Driver:
         finally:
             if self.tasks.get(table_id) is asyncio.current_task():
                 del self.tasks[table_id]
+
+
+    async def _party(self, table_id: str) -> str:
+        """The party of ``table_id``'s decisions: the address that made it (read once from
+        the database), or the table itself when no maker is known."""
+        party = self._parties.get(table_id)
+        if party is None:
+            try:
+                creator = await self.master.store.creator_of(table_id)
+            except Exception as error:  # the database is away: asked again next time
+                log.warning("the maker of table %s could not be read: %s", table_id, error)
+                return f"table {table_id}"
+            party = address_party(creator) if creator else f"table {table_id}"
+            self._parties[table_id] = party
+            while len(self._parties) > PARTIES_KEPT:
+                self._parties.popitem(last=False)
+        else:
+            self._parties.move_to_end(table_id)
+        return party
 
 
 def _someone_there(table: LiveTable) -> bool:

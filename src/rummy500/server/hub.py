@@ -248,7 +248,7 @@ class Hub:
     async def heard(self, message: Message) -> None:
         """A message from any process (our own included)."""
         if isinstance(message, Alive | AskPresence | Present | Said):
-            await self._alive(message.process)
+            await self._alive(message.process, heartbeat=isinstance(message, Alive))
             if isinstance(message, Alive):
                 return
         table_id = message.table
@@ -291,13 +291,15 @@ class Hub:
                 if self.master.live.get(table_id) is table:
                     await self.master.catch_up(table)
 
-    async def _alive(self, process: str) -> None:
-        """``process`` said something: its lease of presence is renewed. One whose lease
-        had lapsed is asked again (with everyone) who is connected at every table here."""
+    async def _alive(self, process: str, *, heartbeat: bool = False) -> None:
+        """``process`` said something (``heartbeat``: that it is alive): its lease of
+        presence is renewed. One whose lease had lapsed is asked again (with everyone) who
+        is connected at every table here."""
         if process == self.process:
-            self._heard_self = time.monotonic()  # our own word came back: we hear them
+            if heartbeat:
+                self._heard_self = time.monotonic()  # our own word came back: we hear
             return
-        if self.presence.alive(process):
+        if self.presence.alive(process, heartbeat=heartbeat):
             log.warning("serve process %s is heard from again: asking who is connected",
                         process)
             for table_id in list(self.master.live):

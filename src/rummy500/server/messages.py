@@ -9,6 +9,8 @@ Present(table='abc', process='p1', seat=1, count=2)
 True
 >>> decode(encode(Ready("abc", 2, 1)))
 Ready(table='abc', deal=2, seat=1)
+>>> decode(encode(Alive("p1")))
+Alive(process='p1')
 """
 
 from __future__ import annotations
@@ -79,7 +81,17 @@ class Ready:
     seat: int
 
 
-Message = Changed | AskPresence | Present | NextTable | Said | Ready
+@dataclass(frozen=True, slots=True)
+class Alive:
+    """``process`` is alive (every few seconds): what it said of who is connected holds
+    for a while more (:mod:`.presence`). Of no table."""
+
+    process: str
+
+
+TableMessage = Changed | AskPresence | Present | NextTable | Said | Ready
+"""A message about one table (its ``table``)."""
+Message = TableMessage | Alive
 
 _KINDS: dict[type[Any], str] = {Changed: "changed", AskPresence: "ask", Present: "present",
                                 NextTable: "next", Said: "said", Ready: "ready"}
@@ -87,6 +99,8 @@ LINE_FIELDS = {"n": int, "seat": int, "name": str, "text": str, "at": str, "reac
 
 
 def encode(message: Message) -> str:
+    if isinstance(message, Alive):
+        return json.dumps({"k": "alive", "p": message.process}, ensure_ascii=False)
     if isinstance(message, Changed):
         body: dict[str, Any] = {"seq": message.seq}
     elif isinstance(message, AskPresence):
@@ -116,7 +130,12 @@ def decode(payload: str) -> Message | None:
         data = json.loads(payload)
     except ValueError:
         return None
-    if not isinstance(data, dict) or not isinstance(data.get("t"), str):
+    if not isinstance(data, dict):
+        return None
+    if data.get("k") == "alive":
+        process = data.get("p")
+        return Alive(process) if isinstance(process, str) and process else None
+    if not isinstance(data.get("t"), str):
         return None
     table, kind = data["t"], data.get("k")
     seq, process = _int(data.get("seq")), data.get("p")
@@ -151,5 +170,5 @@ def _said(table: str, process: str, line: Any) -> Said | None:
     return Said(table, process, dict(line))
 
 
-__all__ = ["NOTIFY_CHANNEL", "AskPresence", "Changed", "Message", "NextTable", "Present",
-           "Ready", "Said", "decode", "encode"]
+__all__ = ["NOTIFY_CHANNEL", "Alive", "AskPresence", "Changed", "Message", "NextTable",
+           "Present", "Ready", "Said", "TableMessage", "decode", "encode"]

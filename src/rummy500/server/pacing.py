@@ -8,6 +8,12 @@ Every process keeps its own account of a table's pacing from the changes it sees
 process that reads a table in mid-pause takes the pause's start (when the deal was
 dealt) and who is ready from the database. A turn's clock starts when this process saw
 the turn begin (processes differ by the time a change takes to reach them).
+
+The stand-in takes over for a person who has been away for ``takeover_s`` during their
+turn, counted over the turn: coming back and going again pauses the count and never
+starts it again (:meth:`Pacing.takeover_left`), so a person who reconnects again and
+again holds the table up for ``takeover_s`` a turn at most. Away time counts only while
+another person is there to wait.
 """
 
 from __future__ import annotations
@@ -43,6 +49,11 @@ class _Pace:
     shown: tuple[int, ...] = ()
     """The ``waiting_for`` the clients heard last."""
     timer: asyncio.TimerHandle | None = None
+    away: float = 0.0
+    """Seconds the person to move has been away during the turn in play (before
+    ``away_since``), while someone else was there."""
+    away_since: float | None = None
+    """Since when they are away, while they are."""
 
 
 def turn_key(table: LiveTable) -> tuple[int, int, int]:
@@ -84,7 +95,23 @@ class Pacing:
         key = turn_key(table)
         if key != pace.turn:
             pace.turn, pace.turn_since = key, now
+            pace.away, pace.away_since = 0.0, None
+        self._count_away(table, pace, now)
         return pace
+
+    @staticmethod
+    def _count_away(table: LiveTable, pace: _Pace, now: float) -> None:
+        """Bring the turn's away time up to now: the person to move is waited for while
+        they are not connected and another person is."""
+        seat = table.game.turn
+        waited = (table.seats[seat].kind == PERSON and not table.connected.get(seat, False)
+                  and any(other.kind == PERSON and table.connected.get(other.seat, False)
+                          for other in table.seats))
+        if waited and pace.away_since is None:
+            pace.away_since = now
+        elif not waited and pace.away_since is not None:
+            pace.away += now - pace.away_since
+            pace.away_since = None
 
     async def restore(self, table: LiveTable) -> None:
         """A table read from the database: its pause, if one is under way, as stored."""
@@ -157,6 +184,15 @@ class Pacing:
             ended = min(pace.pause_until, pace.released or pace.pause_until)
             start = max(start, ended)
         return max(0.0, start + table.spec.turn_s - now)
+
+    def takeover_left(self, table: LiveTable) -> float:
+        """Seconds until the stand-in takes over for the person to move, if they stay
+        away: ``takeover_s`` less the time they have been away during this turn."""
+        pace = self.observe(table)
+        away = pace.away
+        if pace.away_since is not None:
+            away += self.now() - pace.away_since
+        return max(0.0, table.spec.takeover_s - away)
 
     def extras(self, table: LiveTable) -> dict[str, Any]:
         """What the pacing adds to every state of the table."""

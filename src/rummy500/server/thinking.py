@@ -1,11 +1,21 @@
-"""The computer players' thinking, for every table of the process: a server-wide budget.
+"""The computer players' thinking, for every table of the process: a server-wide budget,
+shared fairly between the addresses that made the tables.
 
 Decisions (computer players' moves, stand-ins' moves, people's hints) run in a small
 pool of worker processes at low CPU priority (:class:`.children.ChildPool`), so a
 person's move is never queued behind a search: the event loop only carries frames and
-commits. Waiting decisions
-are taken in turn, one table after another (round robin), so a busy table cannot
-starve the others; hints, asked by a person waiting for them, go first.
+commits.
+
+Waiting decisions belong to a *party*: a table's belong to the address that made it
+(its ``creator``), a hint to the address that asked for it. Parties take turns (round
+robin), one decision each, and a party that had nothing waiting comes next; within a
+party its hints go first, then its tables take turns. So however many tables one
+address keeps thinking, another address's decision waits only for the decisions under
+way and at most one of each other party, and one address's tables never delay each
+other by more than a round of that address's own tables. Each party is bounded: it thinks in at most
+``per_party`` workers at once (half of them, at least one), and at most
+:data:`WAITING_PER_PARTY` of its decisions wait; one more is refused
+(:class:`ThinkingBusy`) and asked again later.
 """
 
 from __future__ import annotations
@@ -27,6 +37,9 @@ DECISION_DEADLINE_S = 60.0
 """A decision that takes longer than this is a worker gone wrong: it is replaced."""
 WORKER_MEMORY = 2 * 1024 * 1024 * 1024
 """The address space of a thinking worker."""
+WAITING_PER_PARTY = 32
+"""Decisions of one party (address) that may wait at once: more than the tables one
+address may hold unfinished (``--open-tables-per-address``, 20 by default) and a hint."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +69,12 @@ def decide(question: Question) -> Answer:
     return Answer(str(decision.move), decision.reason)
 
 
+def address_party(creator: str) -> str:
+    """The party of one address's decisions (``creator``: the hash of the address that
+    :func:`.addresses.creator_id` makes, as stored with the tables it made)."""
+    return f"address {creator}"
+
+
 def seed_number(text: str) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
@@ -63,70 +82,139 @@ def seed_number(text: str) -> int:
 @dataclass(eq=False)
 class _Job:
     question: Question
+    party: str
+    table: str
+    urgent: bool
     future: asyncio.Future[Answer] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future())
 
 
-class Thinking:
-    """The worker pool and its fair queue."""
+class ThinkingBusy(Exception):
+    """A party has :data:`WAITING_PER_PARTY` decisions waiting already: ask again later."""
 
-    def __init__(self, workers: int) -> None:
+
+@dataclass(eq=False)
+class _Party:
+    """One address's decisions: its hints, then its tables' questions, each table in turn."""
+
+    urgent: deque[_Job] = field(default_factory=deque)
+    tables: OrderedDict[str, deque[_Job]] = field(default_factory=OrderedDict)
+    running: int = 0
+    waiting: int = 0
+
+    def take(self) -> _Job | None:
+        """The party's next decision (taken out of its queues), or None."""
+        while self.urgent:
+            job = self.urgent.popleft()
+            self.waiting -= 1
+            if not job.future.done():
+                return job
+        while self.tables:
+            key, queue = next(iter(self.tables.items()))
+            job = queue.popleft()
+            self.waiting -= 1
+            if queue:
+                self.tables.move_to_end(key)  # the party's next table's turn
+            else:
+                del self.tables[key]
+            if not job.future.done():
+                return job
+        return None
+
+    def remove(self, job: _Job) -> None:
+        """Withdraw a waiting ``job`` (nothing if it was taken up already)."""
+        if job.urgent:
+            if job in self.urgent:
+                self.urgent.remove(job)
+                self.waiting -= 1
+            return
+        queue = self.tables.get(job.table)
+        if queue is not None and job in queue:
+            queue.remove(job)
+            self.waiting -= 1
+            if not queue:
+                del self.tables[job.table]
+
+
+class Thinking:
+    """The worker pool and its fair queue (see the module's words)."""
+
+    def __init__(self, workers: int, *, per_party: int | None = None,
+                 waiting_per_party: int | None = None) -> None:
         self.workers = workers
+        self.per_party = per_party if per_party is not None else max(1, workers // 2)
+        """Decisions of one party that think at once, at most."""
+        self.waiting_per_party = (waiting_per_party if waiting_per_party is not None
+                                  else WAITING_PER_PARTY)
         self._pool = ChildPool(size=workers, max_waiting=workers, memory_limit=WORKER_MEMORY,
                                preload=("rummy500.bots", "rummy500.server.thinking"))
-        self._urgent: deque[_Job] = deque()
-        self._queues: OrderedDict[str, deque[_Job]] = OrderedDict()
+        self._parties: OrderedDict[str, _Party] = OrderedDict()
+        """Parties with a decision waiting or thinking, in the order of their turns."""
         self._running = 0
         self._closed = False
         self._tasks: set[asyncio.Task[None]] = set()
 
     @property
     def waiting(self) -> int:
-        return len(self._urgent) + sum(len(queue) for queue in self._queues.values())
+        return sum(party.waiting for party in self._parties.values())
 
-    async def ask(self, key: str, question: Question, *, urgent: bool = False) -> Answer:
-        """The answer to ``question``, in ``key``'s turn (a table id); ``urgent`` goes first.
-        Cancelling the caller withdraws a question not yet taken up."""
+    async def ask(self, key: str, question: Question, *, party: str | None = None,
+                  urgent: bool = False) -> Answer:
+        """The answer to ``question``, in the turn of ``party`` (an address: the table's
+        creator, or whoever asked for a hint; by default the table ``key`` alone) and,
+        within it, of the table ``key``; ``urgent`` (a hint) goes first within its party.
+        Cancelling the caller withdraws a question not yet taken up. Raises
+        :class:`ThinkingBusy` when the party has too many decisions waiting already."""
         if self._closed:
             raise asyncio.CancelledError
-        job = _Job(question)
+        party = party if party is not None else f"table {key}"
+        entry = self._parties.get(party)
+        if entry is not None and entry.waiting >= self.waiting_per_party:
+            metrics.limit_hit("thinking")
+            raise ThinkingBusy(f"{entry.waiting} decisions of this address wait already")
+        if entry is None:  # a party that had nothing waiting is next in turn
+            entry = self._parties[party] = _Party()
+            self._parties.move_to_end(party, last=False)
+        job = _Job(question, party, key, urgent)
         if urgent:
-            self._urgent.append(job)
+            entry.urgent.append(job)
         else:
-            self._queues.setdefault(key, deque()).append(job)
-        metrics.bot_queued(self.waiting)
+            entry.tables.setdefault(key, deque()).append(job)
+        entry.waiting += 1
         self._dispatch()
         try:
             return await job.future
         finally:
-            self._withdraw(key, job)
+            self._withdraw(job)
 
-    def _withdraw(self, key: str, job: _Job) -> None:
+    def _withdraw(self, job: _Job) -> None:
         if not job.future.done():
             job.future.cancel()
-        queue = self._queues.get(key)
-        if queue is not None and job in queue:
-            queue.remove(job)
-            if not queue:
-                del self._queues[key]
-        if job in self._urgent:
-            self._urgent.remove(job)
+        entry = self._parties.get(job.party)
+        if entry is not None:
+            entry.remove(job)
+            self._tidy(job.party)
         metrics.bot_queued(self.waiting)
 
+    def _tidy(self, party: str) -> None:
+        """Forget a party with nothing waiting or thinking."""
+        entry = self._parties.get(party)
+        if entry is not None and not entry.waiting and not entry.running:
+            del self._parties[party]
+
     def _next(self) -> _Job | None:
-        while self._urgent:
-            job = self._urgent.popleft()
-            if not job.future.done():
-                return job
-        while self._queues:
-            key, queue = next(iter(self._queues.items()))
-            job = queue.popleft()
-            if queue:
-                self._queues.move_to_end(key)  # the next table's turn
-            else:
-                del self._queues[key]
-            if not job.future.done():
-                return job
+        """The next decision to think: the first party in turn that may think one more."""
+        for party in list(self._parties):
+            entry = self._parties[party]
+            if entry.running >= self.per_party:
+                continue
+            job = entry.take()
+            if job is None:
+                self._tidy(party)
+                continue
+            entry.running += 1
+            self._parties.move_to_end(party)  # the next party's turn
+            return job
         return None
 
     def _dispatch(self) -> None:
@@ -162,6 +250,10 @@ class Thinking:
                 job.future.set_result(answer)
         finally:
             self._running -= 1
+            entry = self._parties.get(job.party)
+            if entry is not None:
+                entry.running -= 1
+                self._tidy(job.party)
             self._dispatch()
 
     def start(self) -> None:
@@ -171,14 +263,12 @@ class Thinking:
     def close(self) -> None:
         """Withdraw every question and stop the workers."""
         self._closed = True
-        for job in list(self._urgent):
-            job.future.cancel()
-        for queue in self._queues.values():
-            for job in queue:
+        for entry in self._parties.values():
+            for job in [*entry.urgent, *(j for queue in entry.tables.values() for j in queue)]:
                 job.future.cancel()
-        self._urgent.clear()
-        self._queues.clear()
+        self._parties.clear()
         self._pool.close()
 
 
-__all__ = ["Answer", "Question", "Thinking", "decide", "seed_number"]
+__all__ = ["Answer", "Question", "Thinking", "ThinkingBusy", "address_party", "decide",
+           "seed_number"]

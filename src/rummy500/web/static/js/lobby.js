@@ -22,9 +22,23 @@ import { capital } from './words.js';
  */
 /** @typedef {{ kind: string, bot?: string }} SeatSetup */
 
+/** The turn clock a table with other people starts with (seconds): long enough to think a
+ * turn over, short enough that nobody can hold a table of strangers up for long. */
+const PEOPLE_CLOCK_S = 90;
+
+/**
+ * The turn clock the lobby suggests for these seats: none for one person among computer
+ * players (nobody waits for them), {@link PEOPLE_CLOCK_S} once other people sit at the table.
+ * @param {SeatSetup[]} seats
+ * @returns {number}
+ */
+function suggestedClock(seats) {
+  return seats.filter((seat) => seat.kind === 'person').length > 1 ? PEOPLE_CLOCK_S : 0;
+}
+
 /**
  * @type {{ catalogue: Catalogue, values: Record<string, any>, seats: SeatSetup[], name: string,
- *   explainTimer: ReturnType<typeof setTimeout> | undefined }}
+ *   explainTimer: ReturnType<typeof setTimeout> | undefined, clockChosen: boolean }}
  */
 const form = {
   catalogue: /** @type {Catalogue} */ (/** @type {unknown} */ (null)),
@@ -32,6 +46,7 @@ const form = {
   seats: [],        // [{kind, bot}] per seat
   name: lastName(),
   explainTimer: undefined,
+  clockChosen: false, // the person set the turn clock: the seats no longer change it
 };
 
 async function start() {
@@ -54,6 +69,7 @@ async function start() {
   $('#players').addEventListener('change', () => { resizeSeats(); explainSoon(); });
   $('#reset-options').addEventListener('click', () => choosePreset(true));
   $('#new-table').addEventListener('submit', create);
+  $('#turn-clock').addEventListener('input', () => { form.clockChosen = true; });
   choosePreset(true);
 }
 
@@ -103,6 +119,7 @@ function resizeSeats() {
 }
 
 function drawSeats() {
+  if (!form.clockChosen) field('#turn-clock').value = String(suggestedClock(form.seats));
   const box = $('#seats');
   const firstPerson = form.seats.findIndex((s) => s.kind === 'person');
   box.replaceChildren();
