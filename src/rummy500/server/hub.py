@@ -24,9 +24,10 @@ from . import metrics
 from .connections import CLOSE_GOING_AWAY, Client, Connections
 from .driver import Driver
 from .guard import unreachable_database
+from .inbox import Inbox
 from .live import LiveTable
 from .master import UNAVAILABLE, Master
-from .messages import Alive, AskPresence, Message, NextTable, Present, Ready, Said
+from .messages import Alive, AskPresence, Message, Present, Ready, Said
 from .pacing import Pacing
 from .presence import HEARTBEAT_S, LEASE_S, Presence
 from .security import valid_token
@@ -72,6 +73,8 @@ class Hub:
         self.master.changed = self.driver.kick
         self.master.loaded = self._loaded
         self.master.extra_state = self.pacing.extras
+        self.inbox = Inbox()
+        self._listen()
         self.tasks: set[asyncio.Task[Any]] = set()
         self._heard_self = float("-inf")
         """When this process last heard its own heartbeat (it hears the others then)."""
@@ -245,51 +248,47 @@ class Hub:
     async def _ask_presence(self, table_id: str) -> None:
         await self._notify(AskPresence(table_id, self.process))
 
+    def _listen(self) -> None:
+        """Each part hears the messages it handles (:mod:`.inbox`)."""
+        inbox = self.inbox
+        inbox.on(Alive, self._renew)  # any word from a process renews its lease
+        inbox.on(AskPresence, self._renew)
+        inbox.on(Present, self._renew)
+        inbox.on(Said, self._renew)
+        inbox.on(AskPresence, self._asked_presence)
+        inbox.on(Present, self._heard_present)
+        inbox.on(Ready, self._heard_ready)
+        self.talk.listen(inbox)
+        self.master.listen(inbox)
+
     async def heard(self, message: Message) -> None:
         """A message from any process (our own included)."""
-        if isinstance(message, Alive | AskPresence | Present | Said):
-            await self._alive(message.process, heartbeat=isinstance(message, Alive))
-            if isinstance(message, Alive):
-                return
+        await self.inbox.deliver(message)
+
+    async def _renew(self, message: Alive | AskPresence | Present | Said) -> None:
+        await self._alive(message.process, heartbeat=isinstance(message, Alive))
+
+    async def _asked_presence(self, message: AskPresence) -> None:
+        if message.process != self.process:
+            for seat, count in self.presence.local_seats(message.table).items():
+                await self._notify(Present(message.table, self.process, seat, count))
+
+    async def _heard_present(self, message: Present) -> None:
+        if message.process == self.process:
+            return
         table_id = message.table
-        if isinstance(message, AskPresence):
-            if message.process != self.process:
-                for seat, count in self.presence.local_seats(table_id).items():
-                    await self._notify(Present(table_id, self.process, seat, count))
-            return
-        if isinstance(message, Present):
-            if message.process == self.process:
-                return
-            self.presence.heard(table_id, message.process, message.seat, message.count)
-            table = self.master.live.get(table_id)
-            if table is not None and message.seat < table.spec.players:
-                async with self.master.lock(table_id):
-                    await self._presence_changed(table, message.seat, tell=False)
-            return
-        if isinstance(message, NextTable):
-            await self.master.learn_next(table_id, message.next)
-            return
-        if isinstance(message, Said):
-            self.talk.heard(message)
-            return
-        if isinstance(message, Ready):
-            ready = self.master.live.get(table_id)
-            if ready is not None:
-                async with self.master.lock(table_id):
-                    self.pacing.heard(ready, message)
-                    self.driver.kick(ready)
-            return
+        self.presence.heard(table_id, message.process, message.seat, message.count)
         table = self.master.live.get(table_id)
-        if table is None:
-            if table_id in self.master.behind:
-                await self.master.resync(table_id)
-            return
-        if message.seats:
-            await self.master.resync(table_id)
-        elif message.seq > table.seq:
+        if table is not None and message.seat < table.spec.players:
             async with self.master.lock(table_id):
-                if self.master.live.get(table_id) is table:
-                    await self.master.catch_up(table)
+                await self._presence_changed(table, message.seat, tell=False)
+
+    async def _heard_ready(self, message: Ready) -> None:
+        ready = self.master.live.get(message.table)
+        if ready is not None:
+            async with self.master.lock(message.table):
+                self.pacing.heard(ready, message)
+                self.driver.kick(ready)
 
     async def _alive(self, process: str, *, heartbeat: bool = False) -> None:
         """``process`` said something (``heartbeat``: that it is alive): its lease of

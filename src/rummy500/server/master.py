@@ -20,7 +20,9 @@ from ..session.seat_state import SeatState
 from . import metrics
 from .connections import Client, Connections
 from .frames import Frames
+from .inbox import Inbox
 from .live import OVER, PLAYING, WAITING, Change, LiveTable, Seat, Spec
+from .messages import Changed, NextTable
 from .presence import Presence
 from .security import new_table_id, new_token, token_hash
 from .store import Store
@@ -315,6 +317,30 @@ class Master:
             table.apply(change)
             self._send_rendered(table, self._render(table, change.seq))
         self.changed(table)
+
+    # -- what other processes say -----------------------------------------------------------
+
+    def listen(self, inbox: Inbox) -> None:
+        inbox.on(NextTable, self._heard_next)
+        inbox.on(Changed, self._heard_change)
+
+    async def _heard_next(self, message: NextTable) -> None:
+        await self.learn_next(message.table, message.next)
+
+    async def _heard_change(self, message: Changed) -> None:
+        """Another process stored a change (or changed the seats) of a table: caught up."""
+        table_id = message.table
+        table = self.live.get(table_id)
+        if table is None:
+            if table_id in self.behind:
+                await self.resync(table_id)
+            return
+        if message.seats:
+            await self.resync(table_id)
+        elif message.seq > table.seq:
+            async with self.lock(table_id):
+                if self.live.get(table_id) is table:
+                    await self.catch_up(table)
 
     # -- undo -------------------------------------------------------------------------------
 
