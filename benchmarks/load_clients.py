@@ -274,6 +274,8 @@ class TableLoad:
     def __init__(self, load: Load) -> None:
         self.load = load
         self.next_at = 0.0
+        self.paced_at = 0.0
+        """The interval ``next_at`` keeps to."""
         self.made = 0
         self.track: GameTrack | None = None
 
@@ -282,7 +284,8 @@ class TableLoad:
         if interval <= 0:
             return
         now = time.monotonic()
-        if self.next_at == 0.0 or self.next_at < now - 1.0:  # a new pace, or a long wait
+        if self.next_at == 0.0 or interval != self.paced_at:  # a new pace: no catching up
+            self.paced_at = interval
             self.next_at = now + self.load.rng.random() * interval
         wait = self.next_at - now
         self.next_at += interval
