@@ -115,6 +115,8 @@ class Driver:
                     return
 
             def mark(live: LiveTable) -> None:
+                if live.seats[seat].kind == PERSON:  # the clock ran out, or they are away
+                    live.words.stand_in(seat)
                 if standin and seat not in live.standins:
                     live.standins.add(seat)
                     self.master.send_seats(live)

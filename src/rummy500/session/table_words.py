@@ -3,7 +3,9 @@ each finished deal's sheet line by line.
 
 A reader is a seat, or None for a spectator. A line about a seat's move says "You" to
 that seat and the seat's name to everyone else; the card a seat draws from the stock is
-named to that seat only. Everything here is public but that card.
+named to that seat only. Everything here is public but that card. A move the stand-in
+made for a person (the turn clock ran out, or they are away) says so: "Your stand-in
+takes 6♦" to that seat, "Ann's stand-in takes 6♦" to everyone else.
 
 >>> from rummy500.game import Game
 >>> game = Game(players=2, seed=1, auto_deal=False)
@@ -56,6 +58,7 @@ class TableWords:
         self._said: list[_Said] = []
         self._history: dict[int | None, list[HistoryEntry]] = {}
         self._sheets: dict[int | None, list[DealSheet]] = {}
+        self._standin: int | None = None
 
     @classmethod
     def of_game(cls, game: Game, names: Sequence[str]) -> TableWords:
@@ -90,6 +93,10 @@ class TableWords:
         return _Said(None, None, f"Deal {number}: {WHO} deals.", f"Deal {number}: You deal.",
                      deal=number, dealer=dealer)
 
+    def stand_in(self, seat: int) -> None:
+        """The next move of ``seat`` (a person's) is the stand-in's: it is said so."""
+        self._standin = seat
+
     def play(self, seat: int, move: Move | str, *, check: bool = True,
              undoable: bool = False) -> None:
         """Make ``move`` for ``seat`` on the game and say it (``check=False``: a move
@@ -97,22 +104,26 @@ class TableWords:
         move = parse_move(move) if isinstance(move, str) else move
         deal, deals = self.game.deal, len(self.game.deals)
         seen = before(deal)
+        standin, self._standin = self._standin == seat, None
         (self.game.push if undoable else self.game.play)(move, check=check)
-        self.said(seat, move, seen, deal)
+        self.said(seat, move, seen, deal, standin=standin)
         if len(self.game.deals) > deals:  # a game that deals on by itself
             self.deal_started()
 
-    def said(self, seat: int, move: Move, seen: Before, deal: Deal) -> None:
+    def said(self, seat: int, move: Move, seen: Before, deal: Deal, *,
+             standin: bool = False) -> None:
         """Say ``move``, made by ``seat`` on ``deal`` (now after it), which stood as
-        ``seen`` (:func:`rummy500.narrate.before`) just before it."""
-        third = move_text(WHO, seat, move, seen, deal, spectator=False)
+        ``seen`` (:func:`rummy500.narrate.before`) just before it (``standin``: made for
+        the seat by the stand-in)."""
+        who, you = (f"{WHO}'s stand-in", "Your stand-in") if standin else (WHO, YOU)
+        third = move_text(who, seat, move, seen, deal, spectator=False)
         drawn = None
         if move.kind == DRAW:
-            mine = move_text(YOU, seat, move, seen, deal, spectator=True)
+            mine = move_text(you, seat, move, seen, deal, spectator=True)
             new = list(iter_bits(deal.hands[seat] & ~seen.hand)) if not deal.over else []
             drawn = face_str(face_of(new[0])) if new else None
         else:
-            mine = move_text(YOU, seat, move, seen, deal, spectator=False)
+            mine = move_text(you, seat, move, seen, deal, spectator=False)
         restock = restocked(seen, deal)
         if restock is not None:
             third, mine = f"{third}. {restock}", f"{mine}. {restock}"
