@@ -121,6 +121,11 @@ class RecordFormatError(Rummy500Error, code="bad_record"):
     """A record that cannot be read at all (not JSON, a missing field, a wrong pack)."""
 
 
+class PadError(RecordFormatError):
+    """A score pad that cannot be right (a card more often than the packs hold, a meld that
+    is not one, a lay-off that does not fit): which deal, which seat, which card."""
+
+
 class SaveError(RecordFormatError, code="bad_save"):
     """A saved game that cannot be resumed."""
 
@@ -211,6 +216,7 @@ __all__ = [
     "NotNowError",
     "NotYourTurnError",
     "OptionsError",
+    "PadError",
     "PositionError",
     "RecordError",
     "RecordFormatError",
