@@ -9,7 +9,8 @@ a ``move`` frame with the last ``seq`` seen. Which cards are playable, which pil
 cards can be taken and which melds a card fits come from the state's ``legal`` list; a
 refused move shows the server's words and changes nothing. A dropped connection is
 tried again and again (the welcome that follows is the whole truth, so nothing is
-missed); undo and saving are the local game's and do not apply here.
+missed). The pace (turn clock, deal pause) is :mod:`.remote_pacing`'s, talk
+:mod:`.remote_talk`'s; ``u`` takes back a move when the server offers it (``can_undo``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from ..moves import Move, parse_move
 from .keys import MOVE_BINDINGS
 from .remote_again import AGAIN_KEY
 from .remote_link import LinkedSeatScreen
+from .remote_talk import TALK_KEY
 from .screens import RulesScreen
 from .terminal import TerminalApp
 from .tokens import Joined
@@ -39,7 +41,8 @@ class RemoteTableScreen(LinkedSeatScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         *MOVE_BINDINGS,
         Binding("s", "sort", "Sort"),
-        Binding("u", "explain_undo", show=False),
+        Binding("u", "undo", "Undo", show=False),
+        Binding(TALK_KEY, "talk", "Talk"),
         Binding("question_mark", "rules", "Rules"),
         Binding("colon,slash", "type", "Type a move", show=False),
         Binding("escape", "clear", "Clear", show=False),
@@ -53,6 +56,7 @@ class RemoteTableScreen(LinkedSeatScreen):
         self.log_line(f"Table {self.joined.url}, seat {self.joined.seat}.")
         self.update_table()
         self.run_worker(self.keep_connected(), group="socket", exclusive=True)
+        self.set_interval(1.0, self.tick)
 
     def seat_unknown(self) -> None:
         if isinstance(self.app, RemoteApp):
@@ -117,8 +121,21 @@ class RemoteTableScreen(LinkedSeatScreen):
             return
         self.show_hint(move, str(answer.get("reason", "")))
 
-    def action_explain_undo(self) -> None:
-        self.refuse("moves at an online table are not taken back")
+    def action_undo(self) -> None:
+        """Take back this seat's last move, when the server offers it (``can_undo``)."""
+        state = self.state
+        if self.connection is None or state is None:
+            self.refuse(self.not_acting())
+        elif self.pending is not None:
+            self.refuse("wait: your last move is on its way")
+        elif state.can_undo:
+            self.run_worker(self.send_frame({"type": "undo"}), group="moves")
+        elif any(info.kind == "person" and info.seat != state.seat for info in state.seats):
+            self.refuse("moves are not taken back at a table with other people")
+        else:
+            self.refuse("your last move is not taken back: undo takes back only your own "
+                        "moves of this deal, never a draw from the stock nor past a card a "
+                        "computer player has shown")
 
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen(self.joined.rules, self.joined.players))

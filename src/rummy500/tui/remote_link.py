@@ -15,6 +15,8 @@ from ..client import Closed, TableConnection
 from .remote_seat import SeatScreen
 
 UNAUTHORIZED = 4401
+AWAY = "reconnecting…"
+"""The status line while the connection is down."""
 RETRY_FIRST = 0.5
 RETRY_MOST = 5.0
 
@@ -63,30 +65,48 @@ class LinkedSeatScreen(SeatScreen):
             self.status = "refused"
             self.refuse("the server does not know this seat any more (its table or token is "
                         "gone)")
+            self.log_line("Connection lost" + (f" ({why})" if why else "") + ".")
         else:
-            self.status = "reconnecting…"
             if self.pending is not None:
                 self.pending = None
                 self.say("The connection dropped before your move was answered: the table "
                          "shows whether it was made.", "italic")
-        self.log_line("Connection lost" + (f" ({why})" if why else "")
-                      + ("." if self.fatal else "; reconnecting…"))
+            if self.status != AWAY:  # said once, not at every try
+                self.log_line("Connection lost" + (f" ({why})" if why else "")
+                              + "; reconnecting…")
+            self.status = AWAY
         self.update_table()
 
     def welcomed(self) -> None:
         assert self.connection is not None
         first = self.seq < 0
+        away = self.status == AWAY
         self.status = ""
+        if away:
+            self.note = None  # what was said while away (not connected, …) is past
+        self.clock_read()
         self.take_state(self.connection.state, self.connection.seq)
+        self.hear(self.connection.state.get("chat") or (), self.joined.seat, first=first)
         if not first:
             self.log_line(f"Connected again at change {self.seq}.")
+            self.continue_again()
         self.update_table()
 
     def received(self, frame: dict[str, Any]) -> None:
         kind = frame.get("type")
         connection = self.connection
-        if kind in ("welcome", "update", "seats", "next") and connection is not None:
+        if kind in ("welcome", "update", "seats", "next", "waiting") and connection is not None:
+            if kind != "seats" and kind != "next":
+                self.clock_read()
             self.take_state(connection.state, connection.seq)
+            event = frame.get("event")
+            if kind == "update" and isinstance(event, dict) and "undo" in event:
+                self.log_line(str(event.get("text") or "Moves were taken back."))
+        elif kind == "chat":
+            self.hear([frame], self.joined.seat)
+        elif kind == "refused" and frame.get("id") in self.aside:
+            self.aside.discard(str(frame.get("id")))
+            self.refuse(str(frame.get("message") or frame.get("code")))
         elif kind == "ack" and frame.get("id") == self.pending:
             self.pending = None
             if self.pending_typed:
@@ -103,23 +123,36 @@ class LinkedSeatScreen(SeatScreen):
         self.update_table()
 
     async def send(self, text: str, typed: bool = False) -> None:
+        """Send a move (``typed``: from the move box)."""
+        await self.send_frame({"type": "move", "seq": self.seq, "move": text}, typed=typed)
+
+    async def send_frame(self, frame: dict[str, Any], *, pending: bool = True,
+                         typed: bool = False) -> None:
+        """Send ``frame`` with an id of its own; ``pending``: a move or an undo, answered
+        by an ack or a refusal (one at a time), else a line or a ``continue`` (whose
+        refusal is shown too)."""
         connection = self.connection
         if connection is None:
             self.refuse("not connected to the server: wait for the connection to come back")
             return
         ident = f"t{next(self._ids)}"
-        self.pending = ident
-        self.pending_typed = typed
-        self.note = None
-        self.update_table()
+        frame = {**frame, "id": ident}
+        if pending:
+            self.pending = ident
+            self.pending_typed = typed
+            self.note = None
+            self.update_table()
+        else:
+            self.aside.add(ident)
         try:
-            await connection.send({"type": "move", "id": ident, "seq": self.seq, "move": text})
+            await connection.send(frame)
         except Exception as error:  # the reader sees the drop and reconnects
-            self.pending = None
-            self.refuse(f"the move was not sent: {error}")
+            if pending:
+                self.pending = None
+            self.refuse(f"not sent: {error}")
 
     def seat_unknown(self) -> None:
         """The server closed the connection for an unknown token (its table is gone)."""
 
 
-__all__ = ["RETRY_FIRST", "RETRY_MOST", "UNAUTHORIZED", "LinkedSeatScreen"]
+__all__ = ["AWAY", "RETRY_FIRST", "RETRY_MOST", "UNAUTHORIZED", "LinkedSeatScreen"]

@@ -11,14 +11,18 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from rich.table import Table
+
 from ..cards import parse_face
 from ..client import TableConnection
 from ..errors import Rummy500Error
 from ..moves import parse_piece
 from ..rules import Rules
 from ..session.seat_state import HistoryEntry, SeatState, StateFormatError
-from .board import Board
+from .board import Board, status_table, whose_turn
 from .remote_again import NextGame
+from .remote_pacing import OnlineSheet, TurnClock
+from .remote_talk import Talk
 from .screens import SheetScreen
 from .tokens import Joined
 
@@ -86,7 +90,7 @@ def read_state(data: Mapping[str, Any], rules: Rules, players: int) -> SeatState
     return state
 
 
-class SeatScreen(NextGame, Board):
+class SeatScreen(TurnClock, Talk, NextGame, Board):
     """One seat at an online table, as drawn from the last state the server sent."""
 
     TITLE_TEXT = "500 Rum online"
@@ -103,6 +107,8 @@ class SeatScreen(NextGame, Board):
         self.pending: str | None = None
         """The id of the move sent and not yet answered."""
         self.pending_typed = False
+        self.aside: set[str] = set()
+        """The ids of the lines and ``continue`` sent and not refused (so far)."""
         self.refusals: list[str] = []
         """Every refusal shown (its words), oldest first."""
         self.seen: dict[int, tuple[HistoryEntry, ...]] = {}
@@ -121,7 +127,7 @@ class SeatScreen(NextGame, Board):
                 and self.pending is None)
 
     def offers_moves(self) -> bool:
-        return self.state is not None and self.state.my_turn and self.pending is None
+        return self.acting()
 
     def busy(self) -> str | None:
         return self.status or None
@@ -129,9 +135,20 @@ class SeatScreen(NextGame, Board):
     def waiting(self) -> str | None:
         if self.fatal:
             return "This seat cannot be played any more."
+        if self.connection is None and self.state is not None:
+            return "Not connected to the server: moves wait until it answers again."
         if self.state is not None and not self.state.over and self.pending is not None:
             return "Sent; waiting for the server…"
+        if not self.acting():
+            return self.waits_words()
         return None
+
+    def status_line(self) -> Table:
+        state = self.state
+        right = self.busy() or (whose_turn(state, self.names()) + self.clock_words()
+                                if state is not None else "")
+        return status_table(self.TITLE_TEXT, self.rules, state.deal if state else 0,
+                            state.stock if state else 0, right, self.acting())
 
     def deal_histories(self) -> Mapping[int, Sequence[HistoryEntry]]:
         return self.seen
@@ -169,6 +186,7 @@ class SeatScreen(NextGame, Board):
             self.show_sheet(sheets - 1)
         self._sheets_shown = sheets
         self.tell_next()
+        self.show_waits()
 
     def show_sheet(self, index: int) -> None:
         """The score sheet of deal ``index`` over the table (a newer one replaces it)."""
@@ -176,7 +194,10 @@ class SeatScreen(NextGame, Board):
             return
         if isinstance(self.app.screen, SheetScreen):
             self.app.pop_screen()
-        self.app.push_screen(self.sheet_screen(self.state, index, online=True))
+        sheet = self.state.deals[index]
+        shown = OnlineSheet(sheet, self.names())
+        self.app.push_screen(shown, lambda _: self.sheet_closed(sheet.deal))
+        self.show_waits()
 
 
 __all__ = ["SeatScreen", "read_state"]

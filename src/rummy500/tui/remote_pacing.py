@@ -1,0 +1,157 @@
+"""The pace of an online table, in the terminal (``rummy500 play --join``): the turn clock
+counted down between the server's states (``clock``: the seconds left when the state was
+made), a warning before it runs out, and the deal pause: closing a deal's sheet says
+``continue`` (docs/protocol.md, "Pacing and help"), and the sheet and the table say whom
+the table waits for (``waiting_for``, ``pause_left``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..session.seat_state import DealSheet, SeatState
+from .screens import SheetScreen
+from .widgets import Words
+
+WARN_S = 10.0
+"""Seconds left on this seat's clock when the screen warns."""
+
+
+def seconds(left: float) -> str:
+    """``42 s``, or ``1:05`` from a minute up."""
+    whole = max(0, int(left + 0.999))
+    return f"{whole // 60}:{whole % 60:02d}" if whole >= 60 else f"{whole} s"
+
+
+def listed(names: Sequence[str]) -> str:
+    """``Ann``, ``Ann and Bob``, ``Ann, Bob and Cy``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+class OnlineSheet(SheetScreen):
+    """A deal's sheet at an online table, with a line saying whom the table waits for."""
+
+    def __init__(self, sheet: DealSheet, names: Sequence[str]) -> None:
+        super().__init__(sheet, names, online=True)
+        self.waits = Words("", classes="note waits")
+
+    def on_mount(self) -> None:
+        self.query_one("Vertical").mount(self.waits, before=self.query_one(".keys"))
+
+    def show_waits(self, text: str) -> None:
+        self.waits.update(text)
+
+
+class TurnClock:
+    """What :class:`~.remote_seat.SeatScreen` adds for the table's pace (a mixin: the
+    screen gives ``state``, ``names``, ``say``, ``notice``, ``send_frame`` and Textual's
+    methods)."""
+
+    state: SeatState | None
+    _anchor: float = 0.0
+    """When (``time.monotonic``) the last state's ``clock`` and ``pause_left`` were read."""
+    _warned: tuple[int, int] | None = None
+    _timed_out: tuple[int, int] | None = None
+    continued: int | None = None
+    """The deal whose sheet this seat closed (its ``continue`` sent)."""
+
+    def clock_read(self) -> None:
+        """A state (a welcome, an update, a ``waiting`` frame) has just come: its clock and
+        pause are counted from now."""
+        self._anchor = time.monotonic()
+
+    def left(self, value: float | None) -> float | None:
+        if value is None:
+            return None
+        return max(0.0, value - (time.monotonic() - self._anchor))
+
+    def clock_left(self) -> float | None:
+        """Seconds left on the turn clock now (None: no clock runs)."""
+        state = self.state
+        if state is None or state.over or state.turn is None:
+            return None
+        return self.left(state.clock)
+
+    def clock_words(self) -> str:
+        """`` · ⏱ 42 s`` after whose turn it is in the status line, while a clock runs."""
+        left = self.clock_left()
+        return "" if left is None else f" · ⏱ {seconds(left)}"
+
+    def turn_key(self) -> tuple[int, int]:
+        state = self.state
+        assert state is not None
+        return state.deal, len(state.history)
+
+    def tick(self) -> None:
+        """Each second: the clock shown again, a warning before this seat's runs out, and
+        plain words when it has."""
+        left = self.clock_left()
+        state = self.state
+        if left is None or state is None:
+            return
+        if state.my_turn:
+            key = self.turn_key()
+            if left <= 0 and self._timed_out != key:
+                self._timed_out = key
+                self.notice("Your time ran out: the stand-in plays the rest of this turn "
+                            "for you.")
+            elif 0 < left <= WARN_S and self._warned != key and not state.waiting_for:
+                self._warned = key
+                self.say(f"⏱ {seconds(left)} left: then the stand-in plays this turn for you.",
+                         "bold")
+                self.app.bell()
+        self.update_table()
+
+    # -- the deal pause ---------------------------------------------------------------------------
+
+    def waits_words(self) -> str | None:
+        """Whom the table waits for after a deal, or None."""
+        state = self.state
+        if state is None or not state.waiting_for or state.over:
+            return None
+        names = self.names()
+        who = listed(["you" if seat == state.seat else names[seat]
+                      for seat in state.waiting_for])
+        left = self.left(state.pause_left)
+        after = f" (at most {seconds(left)} more)" if left is not None else ""
+        return f"The computer players wait for {who} to close the score sheet{after}."
+
+    def sheet_closed(self, deal: int) -> None:
+        """The sheet of ``deal`` was closed: this seat is ready for the next deal."""
+        state = self.state
+        if state is None or state.over or not state.deals or state.deals[-1].deal != deal:
+            return
+        self.continued = deal
+        said = self.send_frame({"type": "continue", "deal": deal}, pending=False)
+        self.run_worker(said, group="pace")  # type: ignore[attr-defined]
+
+    def continue_again(self) -> None:
+        """After a reconnect, say ``continue`` again if the table waits for this seat still."""
+        state = self.state
+        if (state is not None and state.seat in state.waiting_for and state.deals
+                and state.deals[-1].deal == self.continued):
+            self.sheet_closed(self.continued)
+
+    def show_waits(self) -> None:
+        """The open sheet's line of whom the table waits for."""
+        screen = self.app.screen
+        if isinstance(screen, OnlineSheet):
+            words = self.waits_words()
+            screen.show_waits(words.replace("close the score sheet", "close it")
+                              if words else "")
+
+    if TYPE_CHECKING:  # what the screen provides
+        from textual.app import App
+
+        app: App[Any]
+
+        def names(self) -> list[str]: ...
+        def notice(self, line: str) -> None: ...
+        def say(self, text: str, style: str = "") -> None: ...
+        def update_table(self) -> None: ...
+        async def send_frame(self, frame: dict[str, Any], *, pending: bool = True) -> None: ...
+
+
+__all__ = ["WARN_S", "OnlineSheet", "TurnClock", "listed", "seconds"]
