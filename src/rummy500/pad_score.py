@@ -96,7 +96,8 @@ class _Cards:
             held = f"{self.decks * self.jokers_per_deck} jokers"
         else:
             held = "it once" if self.decks == 1 else f"it {self.decks} times"
-        raise PadError(f"{self.where}: {face_str(face)} appears {len(seen)} times ("
+        card = "a joker" if face == JOKER else face_str(face)
+        raise PadError(f"{self.where}: {card} appears {len(seen)} times ("
                        f"{'; '.join(seen)}), and the pack{'s' if self.decks > 1 else ''} "
                        f"hold{'' if self.decks > 1 else 's'} {held}")
 
