@@ -24,8 +24,8 @@ def pad(preset: str, players: list[str], deals: list[dict[str, Any]],
 
 
 def deal(dealer: int, hands: list[str], melds: Sequence[tuple[int, str]] = (),
-         layoffs: Sequence[tuple[int, str, int]] = (), went_out: int | None = None, points: list[int | None] | None = None
-         ) -> dict[str, Any]:
+         layoffs: Sequence[tuple[int, str, int]] = (), went_out: int | None = None,
+         points: list[int | None] | None = None) -> dict[str, Any]:
     """A deal's entry: melds as (seat, cards), lay-offs as (seat, cards, on)."""
     entry: dict[str, Any] = {
         "dealer": dealer, "went_out": went_out,

@@ -11,8 +11,8 @@ import os
 from typing import Any
 
 import pytest
-from padkit import ace_place_unknown, deal, pad, pad_of_game
 
+from padkit import ace_place_unknown, deal, pad, pad_of_game
 from rummy500 import Game, make_rules
 from rummy500.bots import make_bot
 from rummy500.errors import PadError
@@ -49,8 +49,8 @@ def test_shown_87_and_90_in_hand_scores_minus_3() -> None:
     # 004: "If the cards he has shown total 87 points, and the cards left in his hand total
     # 90 points, 3 points are subtracted from his previous net score."
     shown = [(0, "Qh Kh Ah"), (0, "Jc Jd Js"), (0, "4d 5d 6d 7d")]  # 35 + 30 + 22
-    data = pad("classic", TWO, [deal(0, ["As Ac Kc Kd Ks Qc Qd Qs", ""], shown + [
-        (1, "2c 3c 4c")], went_out=1)])
+    data = pad("classic", TWO, [deal(0, ["As Ac Kc Kd Ks Qc Qd Qs", ""], [
+        *shown, (1, "2c 3c 4c")], went_out=1)])
     result = summary(data)
     assert result["deals"][0]["scores"] == [-3, 9]
     assert lines_of(data)[:2] == [(0, "on_table", 87), (0, "in_hand", -90)]
