@@ -12,6 +12,8 @@ import os
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from padkit import ace_place_unknown, deal, pad, pad_of_game
 from rummy500 import Game, make_rules
@@ -328,3 +330,25 @@ def test_a_pad_of_the_engines_deals_scores_what_the_engine_scored(
                 theirs.lines, theirs.scores, theirs.totals_after, theirs.standing)
         deals += len(game.results)
     assert deals >= GAMES
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-10, 10) | st.sampled_from(
+        ["", "7h", "7h 7d 7s", "*", "*=6h", "Zz", "As Ks Qs", "10c"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["seat", "cards", "on", "dealer", "hands", "melds"]), inner,
+        max_size=3),
+    max_leaves=10)
+
+
+@given(field=st.sampled_from(["dealer", "went_out", "melds", "layoffs", "hands", "points"]),
+       value=JSON_VALUES, preset=st.sampled_from(["classic", "wild", "persian"]))
+def test_any_value_in_a_deal_is_scored_or_refused_in_words(field: str, value: Any,
+                                                           preset: str) -> None:
+    names = FOUR if preset == "persian" else TWO
+    entry = deal(0, [""] * len(names), [(1, "7h 8h 9h")], [(0, "Th", 1)], went_out=1)
+    entry[field] = value
+    try:
+        score_pad(pad_from_json(pad(preset, names, [entry])))
+    except PadError as error:
+        assert str(error).startswith("deal 1")
