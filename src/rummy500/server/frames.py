@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from msgspec.structs import astuple
+
 from ..protocol import V2, V3
 from ..session.seat_state import SeatState, encode, plain, version2
 
@@ -51,8 +53,7 @@ def changes(before: SeatState | None, after: SeatState) -> tuple[dict[str, Any],
         return {key: getattr(after, key) for key in STATE_KEYS}, {}
     changed: dict[str, Any] = {}
     grown: dict[str, Any] = {}
-    for key in STATE_KEYS:
-        old, new = getattr(before, key), getattr(after, key)
+    for key, old, new in zip(STATE_KEYS, astuple(before), astuple(after), strict=True):
         if old is new:
             continue
         if key in GROWING and extends(old, new) and (key != "history"

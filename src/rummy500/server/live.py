@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import secrets
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -232,13 +232,15 @@ class LiveTable:
     def seats_json(self) -> list[dict[str, Any]]:
         return [info.to_json() for info in self.seat_infos()]
 
-    def view(self, seat: int | None, **table: Any) -> SeatState:
+    def view(self, seat: int | None, infos: Sequence[SeatInfo] | None = None,
+             **table: Any) -> SeatState:
         """``seat``'s state (None: a spectator's), with what the table adds besides the
-        game's (``table``: the pacing's keys). What every seat sees alike is worked out
-        once per change."""
+        game's (``table``: the pacing's keys); ``infos``: :meth:`seat_infos`, when already
+        made for another reader. What every seat sees alike is worked out once per change."""
         if self.shared_seq != self.seq or self.shared is None:
             self.shared, self.shared_seq = public_table(self.game), self.seq
-        return build_state(self.game, seat, self.seat_infos(), self.words, self.shared,
+        infos = self.seat_infos() if infos is None else infos
+        return build_state(self.game, seat, infos, self.words, self.shared,
                            next=self.next_table,
                            can_undo=None if seat is None else self.can_undo(seat), **table)
 

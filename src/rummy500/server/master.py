@@ -12,11 +12,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..session.refusal import STALE, Refusal, check_move
-from ..session.seat_state import SeatState
+from ..session.seat_state import SeatInfo, SeatState
 from . import metrics
 from .connections import Client, Connections
 from .frames import Frames
@@ -405,11 +405,13 @@ class Master:
             frames = self.frames[table.id] = Frames()
         return frames
 
-    def view(self, table: LiveTable, seat: int | None) -> SeatState:
-        """``seat``'s state of ``table`` as clients get it (the pacing's keys with it)."""
+    def view(self, table: LiveTable, seat: int | None,
+             infos: Sequence[SeatInfo] | None = None) -> SeatState:
+        """``seat``'s state of ``table`` as clients get it (the pacing's keys with it);
+        ``infos``: the table's seats, when already made for another reader."""
         extra = self.extra_state(table)
         waiting = extra.get("waiting_for")
-        return table.view(seat, waiting_for=tuple(waiting or ()),
+        return table.view(seat, infos, waiting_for=tuple(waiting or ()),
                           pause_left=extra.get("pause_left"), clock=extra.get("clock"))
 
     def state_of(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
@@ -437,9 +439,10 @@ class Master:
         frames = self.frames_of(table)
         frames.forget(set(readers))
         rendered: dict[tuple[int | None, int], str] = {}
+        infos = table.seat_infos()
         for reader, versions in readers.items():
             told = table.event_for(reader) if event is None else event
-            made = frames.update(seq, reader, self.view(table, reader), told, versions)
+            made = frames.update(seq, reader, self.view(table, reader, infos), told, versions)
             for version, text in made.items():
                 rendered[reader, version] = text
         return rendered

@@ -276,10 +276,11 @@ NO_TABLE = {"next": None, "waiting_for": (), "pause_left": None, "clock": None}
 """The :data:`TABLE_KEYS` of a state that is not an online table's."""
 
 
-class SeatState(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+class SeatState(PublicTable, frozen=True, kw_only=True, omit_defaults=True):
     """The whole truth for one seat (``seat`` None: a spectator, whose state has no
     ``hand`` and no ``can_undo``): every key of the protocol's ``state`` but ``chat`` (the
-    welcome's alone). Every other key is always written, null or not."""
+    welcome's alone), what every seat sees alike (:class:`PublicTable`) among them. Every
+    other key is always written, null or not."""
 
     players: int
     seat: int | None
@@ -289,15 +290,6 @@ class SeatState(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     deal: int
     """The deal in play, from 1 (0 before the first)."""
     hand: tuple[str, ...] | None = None
-    hand_sizes: tuple[int, ...]
-    stock: int
-    pile: tuple[str, ...]
-    """Bottom first."""
-    melds: tuple[TableMeld, ...]
-    must_use: str | None
-    credit: tuple[int, ...]
-    totals: tuple[int, ...]
-    """Per side, before this deal (after the game on a finished game)."""
     history: tuple[HistoryEntry, ...]
     deals: tuple[DealSheet, ...]
     over: bool
@@ -318,8 +310,7 @@ class SeatState(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
     @property
     def public(self) -> PublicTable:
-        return PublicTable(self.hand_sizes, self.stock, self.pile, self.melds, self.must_use,
-                           self.credit, self.totals)
+        return self
 
     @property
     def names(self) -> list[str]:

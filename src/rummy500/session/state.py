@@ -16,6 +16,7 @@ False
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -36,11 +37,20 @@ def card_text(card: int) -> str:
 
 
 def hand_texts(hand: int) -> list[str]:
-    return [card_text(card) for card in sorted(iter_bits(hand), key=sort_key)]
+    return list(hand_faces(hand))
 
 
+@functools.lru_cache(maxsize=4096)
+def hand_faces(hand: int) -> tuple[str, ...]:
+    """A hand's faces in the order a hand is shown (made once for each hand: a table's
+    states of one change share them)."""
+    return tuple(card_text(card) for card in sorted(iter_bits(hand), key=sort_key))
+
+
+@functools.lru_cache(maxsize=4096)
 def table_meld(meld: Meld) -> TableMeld:
-    """A meld as PROTOCOL.md gives it, its cards in the meld's order (a run low to high)."""
+    """A meld as PROTOCOL.md gives it, its cards in the meld's order (a run low to high);
+    made once for each meld as it lies (a meld is a value: one laid off on is another)."""
     ordered = sorted(meld.cards, key=lambda table_card: meld.order_key(table_card.face))
     cards = []
     for table_card in ordered:
@@ -108,7 +118,7 @@ def build_state(game: Game, seat: int | None, seats: Sequence[SeatInfo], words: 
     return SeatState(
         players=game.players, seat=seat, dealer=view.dealer,
         turn=None if game.finished else view.turn, phase=view.phase,
-        deal=view.deal_number + 1, hand=None if seat is None else tuple(hand_texts(view.hand)),
+        deal=view.deal_number + 1, hand=None if seat is None else hand_faces(view.hand),
         **_public_fields(public), history=history, deals=deals, over=game.finished,
         winner=game.winner, seats=tuple(seats), legal=legal, **table)
 

@@ -25,16 +25,6 @@ export interface Welcome {
  * A welcome's state: the seat's whole state, with the table's last chat lines.
  */
 export interface WelcomeState {
-  players: number;
-  seat: number | null;
-  dealer: number | null;
-  turn: number | null;
-  phase: string;
-  /**
-   * The deal in play, from 1 (0 before the first).
-   */
-  deal: number;
-  hand?: string[] | null;
   hand_sizes: number[];
   stock: number;
   /**
@@ -48,6 +38,16 @@ export interface WelcomeState {
    * Per side, before this deal (after the game on a finished game).
    */
   totals: number[];
+  players: number;
+  seat: number | null;
+  dealer: number | null;
+  turn: number | null;
+  phase: string;
+  /**
+   * The deal in play, from 1 (0 before the first).
+   */
+  deal: number;
+  hand?: string[] | null;
   history: HistoryEntry[];
   deals: DealSheet[];
   over: boolean;
@@ -208,13 +208,6 @@ export interface Update {
  * An update's `set`: the keys of the state whose value changed, each with its whole new value (null when it became null); a key not named is unchanged.
  */
 export interface StateChange {
-  players?: number;
-  seat?: number | null;
-  dealer?: number | null;
-  turn?: number | null;
-  phase?: string;
-  deal?: number;
-  hand?: string[] | null;
   hand_sizes?: number[];
   stock?: number;
   pile?: string[];
@@ -222,6 +215,13 @@ export interface StateChange {
   must_use?: string | null;
   credit?: number[];
   totals?: number[];
+  players?: number;
+  seat?: number | null;
+  dealer?: number | null;
+  turn?: number | null;
+  phase?: string;
+  deal?: number;
+  hand?: string[] | null;
   history?: HistoryEntry[];
   deals?: DealSheet[];
   over?: boolean;
@@ -244,19 +244,9 @@ export interface Appended {
 }
 
 /**
- * The whole truth for one seat (`seat` None: a spectator, whose state has no `hand` and no `can_undo`): every key of the protocol's `state` but `chat` (the welcome's alone). Every other key is always written, null or not.
+ * The whole truth for one seat (`seat` None: a spectator, whose state has no `hand` and no `can_undo`): every key of the protocol's `state` but `chat` (the welcome's alone), what every seat sees alike (`PublicTable`) among them. Every other key is always written, null or not.
  */
 export interface SeatState {
-  players: number;
-  seat: number | null;
-  dealer: number | null;
-  turn: number | null;
-  phase: string;
-  /**
-   * The deal in play, from 1 (0 before the first).
-   */
-  deal: number;
-  hand?: string[] | null;
   hand_sizes: number[];
   stock: number;
   /**
@@ -270,6 +260,16 @@ export interface SeatState {
    * Per side, before this deal (after the game on a finished game).
    */
   totals: number[];
+  players: number;
+  seat: number | null;
+  dealer: number | null;
+  turn: number | null;
+  phase: string;
+  /**
+   * The deal in play, from 1 (0 before the first).
+   */
+  deal: number;
+  hand?: string[] | null;
   history: HistoryEntry[];
   deals: DealSheet[];
   over: boolean;
