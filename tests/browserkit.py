@@ -243,10 +243,13 @@ def plain_choice(legal: list[str], pile: list[str], meld_seats: dict[str, set[in
     """A plain person's choice among the legal moves: take deep from the pile whenever
     possible, lay off on other players' melds first, meld the most cards, and discard the
     highest card otherwise."""
+    def face(take: str) -> str:  # take 7h/2: the lower of two copies of 7h
+        return take.split()[1].removesuffix("/2")
+
     takes = [m for m in legal if m.startswith("take ")]
-    deep = [m for m in takes if pile and m.split()[1] != pile[-1]]
+    deep = [m for m in takes if pile and face(m) != pile[-1]]
     if deep:
-        return min(deep, key=lambda m: pile.index(m.split()[1]))
+        return min(deep, key=lambda m: pile.index(face(m)))
     if "draw" in legal:
         return "draw"
     if takes:

@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from browserkit import Seat, Server, new_page, plain_choice, play_deal
 
@@ -76,28 +80,37 @@ def test_two_pages_chat_and_a_spectator_reads(web_server: Server, browser: Any) 
         assert seat.problems.real() == []
 
 
-def test_undo_against_computer_players(web_server: Server, browser: Any) -> None:
-    made = web_server.post("/api/tables", {
+@pytest.fixture
+def paced_server(tmp_path: Path) -> Iterator[Server]:
+    """A server whose computer players wait 3 s before each move: time to take a discard
+    back before the reply."""
+    running = Server(tmp_path / "tables.db", pace=3.0)
+    yield running
+    running.stop()
+
+
+def test_undo_against_computer_players(browser: Any, paced_server: Server) -> None:
+    """Undo takes back a discard while the computer player has not answered it (its
+    discard would show a card of its hand: then the discard stands, and undo is not
+    offered)."""
+    server = paced_server
+    made = server.post("/api/tables", {
         "players": 2, "seed": 7, "seats": [{"kind": "person", "name": "Ann"},
                                            {"kind": "bot", "bot": "simple"}]})
-    ann = open_seat(browser, web_server, made["table"], 0, made["token"])
+    ann = open_seat(browser, server, made["table"], 0, made["token"])
     page = ann.page
-    page.wait_for_function("() => document.querySelector('#status.yours')")
+    page.wait_for_function("() => document.querySelector('#status.yours')", timeout=60_000)
     assert page.is_hidden("#undo-button")  # no move of Ann's yet
     for way in ("key", "button"):
-        for _ in range(30):  # until the computer player's reply shows none of its cards
-            page.wait_for_function("() => document.querySelector('#status.yours')")
-            if ann.legal() and "draw" in ann.legal():
-                ann.play("draw")
-            after_draw = ann.hand()
-            assert page.is_hidden("#undo-button")  # a draw from the stock stands
-            discard = next(move for move in ann.legal() if move.startswith("discard"))
-            ann.play(discard)
-            page.wait_for_function("() => document.querySelector('#status.yours')")
-            if not page.is_hidden("#undo-button"):
-                break
-        else:
-            raise AssertionError("undo was never offered in 30 turns")
+        page.wait_for_function("() => document.querySelector('#status.yours')",
+                               timeout=60_000)
+        if "draw" in ann.legal():
+            ann.play("draw")
+        after_draw = ann.hand()
+        assert page.is_hidden("#undo-button")  # a draw from the stock stands
+        discard = next(move for move in ann.legal() if move.startswith("discard"))
+        ann.play(discard)
+        page.wait_for_selector("#undo-button:not([hidden])")
         seq = ann.seq()
         if way == "key":
             page.keyboard.press("u")
@@ -107,8 +120,12 @@ def test_undo_against_computer_players(web_server: Server, browser: Any) -> None
         assert sorted(ann.hand()) == sorted(after_draw)
         assert "took back" in ann.log()[-1]
         assert page.is_hidden("#undo-button")
+        # Discarded again, it stands once the computer player has discarded.
+        ann.play(discard)
+        page.wait_for_function("() => document.querySelector('#status.yours')",
+                               timeout=60_000)
+        assert page.is_hidden("#undo-button")
     # The moves made again after an undo are in the log.
-    ann.play(discard)
     log = ann.log()
     after_undo = log[max(i for i, line in enumerate(log) if "took back" in line) + 1:]
     assert any(line.startswith("You discard") for line in after_undo), log[-6:]

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import {
-  capital, describe, moveParts, sideName, sideOfSeat, sidesOf, signed, standing,
+  capital, describe, moveParts, sideName, sideOfSeat, sidesOf, signed, standing, total,
 } from '../../src/rummy500/web/static/js/words.js';
 
 /** A state with the fields the words read; `over` overrides them. */
@@ -28,7 +28,8 @@ test('a hint is described as advice', () => {
   const advice = {
     draw: 'draw from the stock',
     'take 7h/2': 'take 7♥ from the pile',
-    'meld 5c 6c *=7c': 'meld 5♣ 6♣ joker as 7♣',
+    'meld 5c 6c *=7c': 'meld 5♣ 6♣ joker(7♣)', // as the log writes a meld
+    'layoff *=9s m3': 'lay off joker as 9♠ on m3', // and a lay-off
     'layoff 8h m2': 'lay off 8♥ on m2',
     'discard *': 'discard joker',
     end: 'take nothing from the pile (ending the deal)',
@@ -39,6 +40,7 @@ test('a hint is described as advice', () => {
 
 test('scores are signed with a minus sign; words start with a capital', () => {
   assert.deepEqual([35, -10, 0].map(signed), ['+35', '−10', '0']);
+  assert.deepEqual([35, -10, 0].map(total), ['35', '−10', '0']);
   assert.deepEqual(['you went out', ''].map(capital), ['You went out', '']);
 });
 

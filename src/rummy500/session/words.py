@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..deal import IDLE_TURNS_PER_PLAYER, Deal, DealResult
-from ..narrate import ENDINGS, YOU, idle_rule, plural
+from ..narrate import ENDINGS, STOPS, YOU, game_stop_rule, idle_rule, plural
 from ..rules import Rules
 from ..scoring import points_for
 from .seat_state import HistoryEntry, SeatState
@@ -38,17 +38,20 @@ def ending_words(deal: Deal, result: DealResult, names: Sequence[str]) -> str:
 
 def standing_words(rules: Rules, names: Sequence[str], totals: Sequence[int], *,
                    finished: bool, winner: int | None, margin: int,
-                   deals_played: int) -> str:
+                   deals_played: int, stopped: str = "") -> str:
     """Who won and by how much, or a draw; during the game, who leads: ``totals`` per side;
-    ``margin``, the winner's lead over the next side at the end."""
+    ``margin``, the winner's lead over the next side at the end; ``stopped``, why the game
+    stopped short of its own end (:attr:`rummy500.game.Game.stopped`), said first."""
     if finished:
+        stop = STOPS[stopped] + " " if stopped else ""
         if winner is None:
-            return "The game is a draw."
+            return f"{stop}The game is a draw."
         who = side_label(rules, names, winner)
         wins = "win" if rules.partnership or who == YOU else "wins"
-        return f"{who} {wins} the game by {plural(margin, 'point')}."
-    best = max(totals)
-    leaders = [side for side, total in enumerate(totals) if total == best]
+        return f"{stop}{who} {wins} the game by {plural(margin, 'point')}."
+    top = max(totals)
+    leaders = [side for side, total in enumerate(totals) if total == top]
+    best = f"\u2212{-top}" if top < 0 else str(top)  # a minus sign, as the sheets write it
     goal = f" (to {rules.target_score})" if rules.target_score is not None else ""
     if rules.max_deals is not None:
         left = rules.max_deals - deals_played
@@ -146,6 +149,7 @@ def rules_summary(rules: Rules, players: int) -> list[tuple[str, str]]:
                     ", and the higher total wins")
     if points.final_bonus:
         goal.append(f"the winner adds a bonus of {points.final_bonus}")
+    goal.append(game_stop_rule(rules))
     topics.append(("Winning", "; ".join(goal) + "."))
     if rules.partnership:
         topics.append(("Partners", "partners sit opposite (seats 1 and 3 against 2 and 4), may "

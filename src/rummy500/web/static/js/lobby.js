@@ -179,11 +179,9 @@ function drawOptions() {
   const box = $('#options');
   box.replaceChildren();
   const base = preset().values;
-  let changed = 0;
   for (const option of form.catalogue.options) {
     const value = form.values[option.name];
     const isChanged = JSON.stringify(value) !== JSON.stringify(base[option.name]);
-    if (isChanged) changed += 1;
     const id = `opt-${option.name}`;
     /** @type {HTMLInputElement | HTMLSelectElement} */
     let input;
@@ -208,6 +206,11 @@ function drawOptions() {
         const text = number.value.trim();
         setOption(option.name, text === '' && option.empty ? null : Number(text));
       });
+      // The count follows the typing; the options are drawn again when the field is left.
+      number.addEventListener('input', () => {
+        const text = number.value.trim();
+        countChanged({ [option.name]: text === '' && option.empty ? null : Number(text) });
+      });
     }
     // The meaning in words: the values of a yes/no option are its box, and a choice's are its list.
     const meaning = capital(inWords(option.meaning));
@@ -219,6 +222,18 @@ function drawOptions() {
         h('span', { class: 'yes-no', 'aria-hidden': 'true' }, value ? 'yes' : 'no'), help)
       : h('div', { class: `option${isChanged ? ' changed' : ''}` }, label, input, help));
   }
+  countChanged();
+}
+
+/**
+ * Says how many options differ from the preset's; `typing`: values being typed, over the form's.
+ * @param {Record<string, unknown>} [typing]
+ */
+function countChanged(typing = {}) {
+  const base = preset().values;
+  const values = { ...form.values, ...typing };
+  const changed = form.catalogue.options
+    .filter((option) => JSON.stringify(values[option.name]) !== JSON.stringify(base[option.name])).length;
   $('#changed-count').textContent = changed ? `${changed} changed` : 'none changed';
 }
 

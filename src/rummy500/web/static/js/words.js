@@ -1,6 +1,6 @@
 // The table in plain words the page makes itself: move texts in parts, sides, the standing, hints.
 
-import { pretty, prettyList } from './cards.js';
+import { pretty } from './cards.js';
 import { plural } from './dom.js';
 
 /** @typedef {import('./protocol.js').TableState} TableState */
@@ -70,7 +70,8 @@ export function describe(move) {
   const { kind, cards, meld: target } = moveParts(move);
   if (kind === 'draw') return 'draw from the stock';
   if (kind === 'take') return `take ${pretty(cards[0].split('/')[0])} from the pile`;
-  if (kind === 'meld') return `meld ${prettyList(cards)}`;
+  // A declared joker in a meld as the log writes it: "joker(7♣)".
+  if (kind === 'meld') return `meld ${cards.map((c) => (c.startsWith('*=') ? `joker(${pretty(c.slice(2))})` : pretty(c))).join(' ')}`;
   if (kind === 'layoff') return `lay off ${pretty(cards[0])} on ${target}`;
   if (kind === 'discard') return `discard ${pretty(cards[0])}`;
   if (kind === 'pass') return 'pass';
@@ -82,6 +83,12 @@ export function describe(move) {
 /** @param {number} n */
 export function signed(n) {
   return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0';
+}
+
+// A total: "35", "−10" (the minus sign of signed(), no plus).
+/** @param {number} n */
+export function total(n) {
+  return n < 0 ? `−${-n}` : String(n);
 }
 
 /** @param {string} text */

@@ -107,7 +107,12 @@ function fillActions(s, box) {
       hint: melds.length ? '' : (could ? 'select the rest of the meld' : 'select three or more cards that form a meld'),
     }));
     const targets = layoffTargets(info, selected);
-    box.append(button('Lay off', 'L', () => layOff(null), { primary: targets.size > 0, enabled: selected.length === 1, name: 'layoff' }));
+    // Nothing to lay off on before the first meld is on the table.
+    const melded = (s.melds || []).length > 0;
+    box.append(button('Lay off', 'L', () => layOff(null), {
+      primary: targets.size > 0, enabled: selected.length === 1 && melded, name: 'layoff',
+      hint: melded ? '' : 'no meld on the table yet',
+    }));
     const discardable = selected.length === 1 && info.discards.has(selected[0] === '*' ? '*' : selected[0]);
     box.append(button('Discard', 'X', discard, { primary: discardable, enabled: selected.length === 1, name: 'discard' }));
     if (selected.length) box.append(button('Clear', 'Esc', clearSelected, { name: 'clear' }));

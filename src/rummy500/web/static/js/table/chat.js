@@ -56,7 +56,8 @@ function build() {
     }, face)));
   const section = h('section', { id: 'chat', class: 'chat', 'aria-labelledby': 'chat-heading' },
     h('h2', { id: 'chat-heading' }, 'Talk'),
-    h('ol', { id: 'chat-lines', class: 'chat-lines', 'aria-live': 'polite' }),
+    // The lines scroll: a tab stop of their own, so that a keyboard reaches every line.
+    h('ol', { id: 'chat-lines', class: 'chat-lines', 'aria-live': 'polite', tabindex: '0', 'aria-labelledby': 'chat-heading' }),
     h('p', { id: 'chat-note', class: 'muted chat-note', role: 'status' }),
     reactions, form);
   const log = $('#log-heading').closest('section');

@@ -17,6 +17,7 @@ export function renderMine() {
   const s = model.state;
   const mine = $('#mine');
   mine.hidden = model.seat === null;
+  skipLink();
   if (model.seat === null || !s) return;
   const sortButton = $('#sort-button');
   const next = model.order ? model.sort : model.sort === 'suit' ? 'rank' : 'suit';
@@ -33,6 +34,14 @@ export function renderMine() {
   if (myTurn() && s.phase === 'play') markMeldable($('#hand'));
   replace($('#legal-list'), (s.legal || []).slice(0, LEGAL_LIST_MAX).map((move) => h('option', { value: move })));
   renderActions();
+}
+
+/** The page's first link skips to the viewer's hand, or for a spectator to the table. */
+function skipLink() {
+  const skip = /** @type {HTMLAnchorElement} */ ($('#skip'));
+  const seated = model.seat !== null;
+  skip.href = seated ? '#hand' : '#play';
+  skip.textContent = seated ? 'Skip to your hand' : 'Skip to the table';
 }
 
 /**

@@ -26,6 +26,15 @@ function isOpen(entry) {
 }
 
 /**
+ * An open seat of a Play again table kept for the person who held it at the last game
+ * (protocol.md: `"kept": true`): nobody else may take it.
+ * @param {SeatEntry & { kept?: boolean }} entry
+ */
+function isKept(entry) {
+  return isOpen(entry) && Boolean(entry.kept);
+}
+
+/**
  * The seats as a list; with `seated`, each open seat has a name box and a button to take it.
  * @param {HTMLElement} list
  * @param {SeatEntry[]} seats
@@ -36,11 +45,14 @@ function seatRows(list, seats, seated) {
   seats.forEach((entry, seat) => {
     const kind = entry.kind === 'bot' ? `computer${entry.bot ? ` (${entry.bot})` : ''}` : 'person';
     const open = isOpen(entry);
+    const kept = isKept(entry);
     const item = h('li', { class: 'seat-row' },
       seatBadge(seat, model.marks, model.names),
-      h('span', { class: 'seat-name' }, open ? `Seat ${seat + 1}: open` : `${entry.name || seatLabel(seat, entry)}`),
-      h('span', { class: 'muted' }, open ? '' : ` ${kind}${seat === model.seat ? ' (you)' : ''}${entry.connected ? ', here' : ''}`));
-    if (open && seated) {
+      h('span', { class: 'seat-name' }, kept ? `Seat ${seat + 1}: kept for ${entry.name || 'its player'}`
+        : open ? `Seat ${seat + 1}: open` : `${entry.name || seatLabel(seat, entry)}`),
+      h('span', { class: 'muted' }, kept ? ' (from the last game at this table)'
+        : open ? '' : ` ${kind}${seat === model.seat ? ' (you)' : ''}${entry.connected ? ', here' : ''}`));
+    if (open && !kept && seated) {
       const input = /** @type {HTMLInputElement} */ (h('input', { id: `name-${seat}`, maxlength: '40', value: lastName(), 'aria-label': `Your name for seat ${seat + 1}`, placeholder: 'Your name' }));
       const button = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'primary' }, `Take seat ${seat + 1}`));
       button.addEventListener('click', () => takeSeat(seat, input.value.trim(), button, seated));
@@ -68,8 +80,10 @@ export function showJoin(seated) {
       summary.next ? [' A new game is ready: ', h('a', { href: tablePath(summary.next), dataset: { action: 'watch-next' } }, 'Watch the next game'), '.'] : null);
   }
   seatRows($('#join-seats'), summary.seats, summary.status !== 'over' ? seated : null);
-  if (!summary.seats.some(isOpen) && summary.status !== 'over') {
-    $('#join-rules').textContent = 'Every seat is taken; you can watch the game.';
+  if (!summary.seats.some((entry) => isOpen(entry) && !isKept(entry)) && summary.status !== 'over') {
+    $('#join-rules').textContent = summary.seats.some(isKept)
+      ? 'Every open seat is kept for a player of the last game; you can watch the game.'
+      : 'Every seat is taken; you can watch the game.';
   }
   const first = $('#join-seats input');
   if (first) first.focus();

@@ -5,6 +5,7 @@
 import { pretty, prettyList } from '../cards.js';
 import { $, h, replace } from '../dom.js';
 import { layoffsFor, meldsFor } from '../moves.js';
+import { keepFocus } from './focus.js';
 import { model, selectedCards } from './model.js';
 import { message } from './notices.js';
 import { send } from './outbox.js';
@@ -17,7 +18,7 @@ import { send } from './outbox.js';
 export function choose(title, options) {
   const box = $('#chooser');
   const cancel = h('button', { type: 'button' }, 'Cancel');
-  cancel.addEventListener('click', () => { box.hidden = true; });
+  cancel.addEventListener('click', () => { box.hidden = true; keepFocus(); });
   replace(box, h('p', {}, title), h('div', { class: 'choices' }, options.map((o) => {
     const b = h('button', { type: 'button', class: 'primary', dataset: { move: o.move } }, o.label);
     b.addEventListener('click', () => { box.hidden = true; send(o.move); });

@@ -2,7 +2,7 @@
 // and the points on the table this deal.
 
 import { $, h, replace } from '../dom.js';
-import { sideName, signed, standing } from '../words.js';
+import { sideName, signed, standing, total } from '../words.js';
 import { model, who } from './model.js';
 
 /** More sides than this get a row each (a column each would not fit the panel or a phone). */
@@ -18,8 +18,8 @@ export function renderScores() {
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Deal'), names.map((n) => h('th', { scope: 'col' }, n)))),
     h('tbody', {}, (s.deals || []).map((deal, i) => h('tr', {},
       h('th', { scope: 'row' }, String(i + 1)),
-      deal.scores.map((score, side) => h('td', {}, h('span', { class: 'score' }, signed(score)), h('span', { class: 'running' }, ` ${deal.totals_after[side]}`)))))),
-    h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'Total'), (s.totals || []).map((t) => h('td', {}, String(t))))));
+      deal.scores.map((score, side) => h('td', {}, h('span', { class: 'score' }, signed(score)), h('span', { class: 'running' }, ` ${total(deal.totals_after[side])}`)))))),
+    h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'Total'), (s.totals || []).map((t) => h('td', {}, total(t))))));
   replace($('#scores'), table,
     h('p', { class: 'muted' }, standing(s, model.info.target_score)),
     h('p', { class: 'muted small' }, 'On the table this deal: ',
@@ -39,5 +39,5 @@ function scoresByPlayer(names, deals, totals) {
     h('tbody', {}, names.map((name, side) => h('tr', {},
       h('th', { scope: 'row' }, name),
       h('td', { class: 'deals' }, deals.length ? deals.map((deal, i) => h('span', { class: 'score', title: `Deal ${i + 1}` }, `${signed(deal.scores[side])} `)) : '—'),
-      h('td', { class: 'total' }, String(totals[side] ?? 0))))));
+      h('td', { class: 'total' }, total(totals[side] ?? 0))))));
 }

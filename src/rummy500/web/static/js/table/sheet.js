@@ -3,9 +3,10 @@
 
 import { prettyList } from '../cards.js';
 import { $, h, replace } from '../dom.js';
-import { capital, signed, standing } from '../words.js';
+import { capital, signed, standing, total } from '../words.js';
 import { replayPath, tableId } from './address.js';
 import { againParts } from './again.js';
+import { focusTable } from './focus.js';
 import { model, who } from './model.js';
 
 const SHEETS_KEY = `rummy500.sheets.${tableId}`;
@@ -35,8 +36,16 @@ export function sheetsCheck(first) {
   }
 }
 
+let bound = false;
+
 function sheetDialog() {
-  return /** @type {HTMLDialogElement} */ ($('#sheet'));
+  const dialog = /** @type {HTMLDialogElement} */ ($('#sheet'));
+  if (!bound) {
+    bound = true;
+    // Closed, the sheet gives the focus back to the table (the button it came from is gone).
+    dialog.addEventListener('close', focusTable);
+  }
+  return dialog;
 }
 
 /** @param {number} index the deal, from 0 */
@@ -66,7 +75,7 @@ function showSheet(index) {
         deal.lines.filter((line) => line.side === side).map((line) => h('tr', { class: line.what },
           h('th', { scope: 'row' }, line.text), h('td', {}, signed(line.points)))),
         h('tr', { class: 'sum' }, h('th', { scope: 'row' }, 'This deal'), h('td', {}, signed(deal.scores[side]))),
-        h('tr', { class: 'total' }, h('th', { scope: 'row' }, 'Total'), h('td', {}, String(deal.totals_after[side])))))));
+        h('tr', { class: 'total' }, h('th', { scope: 'row' }, 'Total'), h('td', {}, total(deal.totals_after[side])))))));
     const hands = deal.hands.map((cards, seat) => (cards.length ? h('li', {}, `${who(seat)}: `,
       h('span', { class: 'cards' }, prettyList(cards)), ` (${deal.in_hand[seat]})`) : null)).filter(Boolean);
     if (hands.length) parts.push(h('h3', {}, 'Cards left in hand'), h('ul', { class: 'left-in-hand' }, hands));
@@ -74,10 +83,14 @@ function showSheet(index) {
   if (!s.over && deal) parts.push(h('p', { class: 'muted' }, deal.standing));
   const close = h('button', { type: 'button', class: 'primary', id: 'sheet-close' }, s.over ? 'Close' : 'Next deal');
   close.addEventListener('click', () => dialog.close());
-  if (s.over) parts.push(h('div', { id: 'sheet-again' }, againParts()));
-  parts.push(h('p', { class: 'dialog-buttons' }, close,
-    s.over ? h('a', { href: replayPath(), class: 'button-link' }, 'Replay the game') : null));
+  // The buttons stay at the foot of the dialog, in sight however long the sheet.
+  parts.push(h('div', { class: 'sheet-foot' },
+    s.over ? h('div', { id: 'sheet-again' }, againParts()) : null,
+    h('p', { class: 'dialog-buttons' }, close,
+      s.over ? h('a', { href: replayPath(), class: 'button-link' }, 'Replay the game') : null)));
   replace(dialog, parts);
   if (!dialog.open) dialog.showModal();
-  close.focus();
+  // The sheet is read from its heading: the focus goes to its button without scrolling there.
+  close.focus({ preventScroll: true });
+  dialog.scrollTop = 0;
 }
