@@ -11,6 +11,8 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
+
 from ..session.seat_state import DealSheet, SeatState
 from .screens import SheetScreen
 from .widgets import Words
@@ -53,7 +55,7 @@ class TurnClock:
     _anchor: float = 0.0
     """When (``time.monotonic``) the last state's ``clock`` and ``pause_left`` were read."""
     _warned: tuple[int, int] | None = None
-    _timed_out: tuple[int, int] | None = None
+    warning: Text | None = None
     continued: int | None = None
     """The deal whose sheet this seat closed (its ``continue`` sent)."""
 
@@ -79,6 +81,21 @@ class TurnClock:
         left = self.clock_left()
         return "" if left is None else f" · ⏱ {seconds(left)}"
 
+    def clock_passed(self, before: SeatState | None, pending: bool) -> None:
+        """A new state came: if moves of this seat came in it that it did not send (nothing
+        ``pending``) while its clock ran, its time ran out: said before them in the log;
+        a warning of a turn that is over is taken away."""
+        state = self.state
+        if state is None or before is None:
+            return
+        if self.warning is not None and self.note is self.warning and not state.my_turn:
+            self.note = self.warning = None
+        if (pending or before.clock is None or not before.my_turn or before.deal != state.deal
+                or len(state.history) <= len(before.history)):
+            return
+        if any(entry.seat == state.seat for entry in state.history[len(before.history):]):
+            self.notice("Your time ran out: the stand-in played your turn.")
+
     def turn_key(self) -> tuple[int, int]:
         state = self.state
         assert state is not None
@@ -91,16 +108,13 @@ class TurnClock:
         state = self.state
         if left is None or state is None:
             return
-        if state.my_turn:
+        if state.my_turn and 0 < left <= WARN_S and not state.waiting_for:
             key = self.turn_key()
-            if left <= 0 and self._timed_out != key:
-                self._timed_out = key
-                self.notice("Your time ran out: the stand-in plays the rest of this turn "
-                            "for you.")
-            elif 0 < left <= WARN_S and self._warned != key and not state.waiting_for:
+            if self._warned != key:
                 self._warned = key
-                self.say(f"⏱ {seconds(left)} left: then the stand-in plays this turn for you.",
-                         "bold")
+                self.say("⏱ Hurry: when the clock runs out, the stand-in plays this turn "
+                         "for you.", "bold")
+                self.warning = self.note
                 self.app.bell()
         self.update_table()
 
@@ -148,6 +162,8 @@ class TurnClock:
         app: App[Any]
 
         def names(self) -> list[str]: ...
+        note: Text | None
+
         def notice(self, line: str) -> None: ...
         def say(self, text: str, style: str = "") -> None: ...
         def update_table(self) -> None: ...

@@ -176,6 +176,7 @@ class SeatScreen(TurnClock, Talk, NextGame, Board):
         before = self.state
         self.state = state
         self.seq = seq
+        self.clock_passed(before, self.pending is not None)
         if before is None or state.hand != before.hand:
             self.selected.clear()
         if state.deal:
