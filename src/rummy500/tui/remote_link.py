@@ -67,6 +67,8 @@ class LinkedSeatScreen(SeatScreen):
                         "gone)")
             self.log_line("Connection lost" + (f" ({why})" if why else "") + ".")
         else:
+            if self.note is not None and self.note is self.warning:
+                self.note = self.warning = None  # the clock is the server's: it stopped
             if self.pending is not None:
                 self.pending = None
                 self.say("The connection dropped before your move was answered: the table "
