@@ -1,9 +1,21 @@
 """Real ``rummy500 serve`` processes for the server tests: on loopback, on a free port,
-over a SQLite file or a scratch PostgreSQL database of their own.
+over a SQLite file or a scratch PostgreSQL database.
 
-PostgreSQL is the machine's (127.0.0.1:5432, or ``RUMMY500_TEST_POSTGRES``); each
-test that asks for it gets a new database, dropped afterwards. Where PostgreSQL is
-unreachable the tests are skipped, except in CI (``RUMMY500_CI=1``), where they fail.
+``server`` (on SQLite, then on PostgreSQL) and ``shared_sqlite`` (the modules' ``lone``)
+are shared: one process of each kind for each pytest(-xdist) worker, for the tests that
+make their own tables, read nothing the whole server counts (its connections, tables or
+metrics) and stop nothing. A test that restarts, kills or limits a server, or reads what it
+counts, starts its own with ``servers.start`` (or ``own_server``).
+
+PostgreSQL is the machine's (127.0.0.1:5432, or ``RUMMY500_TEST_POSTGRES``).
+``postgres_url`` is a new database for the one test, dropped afterwards (for a test that
+counts the rows of a table, or drops the database); ``database_url`` and the shared
+server use databases made once for each worker (tests leave their tables behind there,
+each under new ids). Where PostgreSQL is unreachable the tests are skipped, except in CI
+(``RUMMY500_CI=1``), where they fail.
+
+The test servers take frames as fast as they come (``--frames-per-second`` is lifted for
+them: :data:`TEST_FLAGS`); a test of that limit gives :data:`RATE_LIMITED`.
 """
 
 from __future__ import annotations
@@ -12,7 +24,9 @@ import asyncio
 import os
 import random
 import secrets
+import threading
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +34,33 @@ import pytest
 
 from rummy500.client import TableConnection
 from rummy500.game import Game
+from rummy500.server import process as _process
 from rummy500.server.process import ServerProcess as ServerProcess  # for the tests
 from rummy500.server.process import start_server as start_server_process
+from rummy500.server.settings import ServerSettings
+
+_testing: list[pytest.Item] = []
+"""The test being run (its setup, call and teardown)."""
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item) -> None:
+    _testing[:] = [item]
+
+
+def _marked_start_command(*args: Any, **kwargs: Any) -> ServerProcess:
+    """:func:`rummy500.server.process.start_command`, only in a test marked ``server``:
+    the tiers (tests/conftest.py) read the fixtures a test uses, so a test that starts a
+    server must ask for one that does (``servers`` at least)."""
+    if _testing and _testing[0].get_closest_marker("server") is None:
+        pytest.fail(f"{_testing[0].nodeid} starts a server without asking for a fixture that "
+                    "does (servers, server, shared_sqlite, ...): it would run in the fast tier",
+                    pytrace=False)
+    return _start_command(*args, **kwargs)
+
+
+_start_command = _process.start_command
+_process.start_command = _marked_start_command
 
 POSTGRES_ADMIN = os.environ.get("RUMMY500_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 
@@ -32,9 +71,9 @@ def postgres_unreachable(reason: str) -> None:
     pytest.skip(f"PostgreSQL is unreachable: {reason}")
 
 
-@pytest.fixture
-def postgres_url() -> Iterator[str]:
-    """A fresh scratch PostgreSQL database, dropped after the test."""
+@contextmanager
+def scratch_database() -> Iterator[str]:
+    """A new PostgreSQL database (its URL), dropped at the end."""
     try:
         import psycopg
     except ImportError as error:
@@ -46,9 +85,25 @@ def postgres_url() -> Iterator[str]:
     except psycopg.Error as error:
         postgres_unreachable(str(error))
     base = POSTGRES_ADMIN.rsplit("/", 1)[0]
-    yield f"{base}/{name}"
-    with psycopg.connect(POSTGRES_ADMIN, autocommit=True, connect_timeout=5) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    try:
+        yield f"{base}/{name}"
+    finally:
+        with psycopg.connect(POSTGRES_ADMIN, autocommit=True, connect_timeout=5) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A fresh scratch PostgreSQL database of the test's own, dropped after it."""
+    with scratch_database() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def worker_postgres_url() -> Iterator[str]:
+    """A scratch PostgreSQL database for this worker's ``database_url`` tests, made once."""
+    with scratch_database() as url:
+        yield url
 
 
 @pytest.fixture
@@ -58,20 +113,23 @@ def sqlite_url(tmp_path: Path) -> str:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """Each test that takes this runs once on SQLite and once on PostgreSQL."""
+    """Each test that takes this runs once on SQLite (a new file) and once on PostgreSQL
+    (the worker's database, where the test's processes are the only ones while it runs)."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'tables.db'}"
-    url: str = request.getfixturevalue("postgres_url")
+    url: str = request.getfixturevalue("worker_postgres_url")
     return url
 
 
 TEST_FLAGS = ("--allow-seeds", "--tables-per-hour", "100000", "--open-tables-per-address",
               "100000", "--connections-per-address", "100000", "--hints-per-minute", "100000",
               "--replays-per-minute", "100000", "--chat-lines-per-seat", "100000",
-              "--chat-lines-per-address", "100000")
+              "--chat-lines-per-address", "100000", "--frames-per-second", "100000")
 """The tests' servers take seeds (reproducible games) and leave the limits per address
-(all tests come from 127.0.0.1) out of the way; a test of a limit gives it again after
-these (the last value given wins)."""
+(all tests come from 127.0.0.1) and the frames a second out of the way; a test of a limit
+gives it again after these (the last value given wins)."""
+RATE_LIMITED = ("--frames-per-second", str(ServerSettings().frames_per_second))
+"""The default limit of frames a second, for a server whose test is about it."""
 
 
 def start_server(database: str, log_dir: Path, *, pace: float = 0.0,
@@ -95,8 +153,21 @@ class Servers:
         return server
 
     def stop_all(self) -> None:
+        """Stop each (SIGTERM, then kill -9 after 30 s) while the next test begins: a
+        process takes about a second to go. The session waits for them at its end."""
         for server in self.started:
-            server.stop()
+            stopping = threading.Thread(target=server.stop, daemon=True)
+            stopping.start()
+            _stopping.append(stopping)
+
+
+_stopping: list[threading.Thread] = []
+"""The serve processes of tests that have ended, going."""
+
+
+def pytest_sessionfinish() -> None:
+    for stopping in _stopping:
+        stopping.join(60)
 
 
 @pytest.fixture
@@ -107,9 +178,64 @@ def servers(tmp_path: Path) -> Iterator[Servers]:
 
 
 @pytest.fixture
-def server(servers: Servers, database_url: str) -> ServerProcess:
-    """One serve process on SQLite, then on PostgreSQL."""
+def own_server(servers: Servers, database_url: str) -> ServerProcess:
+    """A serve process of the test's own, on SQLite, then on PostgreSQL: for a test that
+    reads what the whole server counts."""
     return servers.start(database_url)
+
+
+class SharedServer:
+    """One worker's serve process on one database, for the tests that can share it:
+    started when a test first asks for it."""
+
+    def __init__(self, database: str, log_dir: Path) -> None:
+        self.database = database
+        self.log_dir = log_dir
+        self.process: ServerProcess | None = None
+
+    def get(self) -> ServerProcess:
+        if self.process is not None and not self.process.running():
+            gone, self.process = self.process, None  # the next test gets a new one
+            raise AssertionError(f"the shared server on {self.database} has gone:\n"
+                                 f"{gone.errors()}")
+        if self.process is None:
+            self.process = start_server(self.database, self.log_dir)
+        return self.process
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.stop()
+
+
+@pytest.fixture(scope="session")
+def shared_sqlite_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SharedServer]:
+    folder = tmp_path_factory.mktemp("shared-sqlite")
+    shared = SharedServer(f"sqlite:///{folder / 'tables.db'}", folder / "logs")
+    yield shared
+    shared.stop()
+
+
+@pytest.fixture(scope="session")
+def shared_postgresql_server(tmp_path_factory: pytest.TempPathFactory,
+                             ) -> Iterator[SharedServer]:
+    with scratch_database() as url:
+        shared = SharedServer(url, tmp_path_factory.mktemp("shared-postgresql") / "logs")
+        yield shared
+        shared.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def server(request: pytest.FixtureRequest) -> ServerProcess:
+    """The worker's shared serve process on SQLite, then on PostgreSQL (the module's words
+    say who may share it)."""
+    shared: SharedServer = request.getfixturevalue(f"shared_{request.param}_server")
+    return shared.get()
+
+
+@pytest.fixture
+def shared_sqlite(shared_sqlite_server: SharedServer) -> ServerProcess:
+    """The worker's shared serve process on SQLite."""
+    return shared_sqlite_server.get()
 
 
 def metrics_url(server: ServerProcess) -> str:
@@ -136,14 +262,16 @@ async def summary_once(server: ServerProcess, table: str,
 
 
 async def play_out(connection: TableConnection, rng: random.Random, *, until_seq: int | None = None,
-                   pause: float = 0.055, timeout: float = 120.0) -> int:
+                   pause: float = 0.0, timeout: float = 120.0) -> int:
     """Play random legal moves for this seat until the game is over (or the table reaches
-    ``until_seq``); the number of moves made. The pause keeps under the rate limit."""
+    ``until_seq``); the number of moves made. ``pause``: a wait before each move (the test
+    servers take moves as fast as they come)."""
     made = 0
     while not connection.state.get("over") and (until_seq is None or connection.seq < until_seq):
         legal = connection.state.get("legal")
         if legal:
-            await asyncio.sleep(pause)
+            if pause:
+                await asyncio.sleep(pause)
             answer = await connection.move(rng.choice(legal), timeout=timeout)
             if answer["type"] == "ack":
                 made += 1

@@ -35,6 +35,7 @@ import yaml  # type: ignore[import-untyped]  # no types-PyYAML in [dev]
 
 from rummy500.server.process import ServerProcess, start_command
 from rummy500.server.settings import ServerSettings, add_arguments, env_name, from_arguments
+from serverkit import Servers
 
 REPO = Path(__file__).resolve().parents[1]
 DOCKERFILE = REPO / "Dockerfile"
@@ -231,13 +232,14 @@ def run_healthcheck(server: ServerProcess, env: Mapping[str, str] | None = None)
 
 
 def test_the_image_start_command_migrates_serves_and_passes_its_health_check(
-        tmp_path: Path) -> None:
+        servers: Servers, tmp_path: Path) -> None:
     database = tmp_path / "data" / "tables.db"
     database.parent.mkdir()
     command = local_command(image_command(), f"sqlite:///{database}")
     # The image's ENV, and every log line (the default, warning, would write none).
     server = start_command(command, f"sqlite:///{database}", tmp_path / "logs",
                            env={**image_environment(), "RUMMY500_LOG_LEVEL": "info"})
+    servers.started.append(server)
     try:
         assert server.base.startswith("http://127.0.0.1:")
         # The schema was made at start, before the server said it listens.
@@ -260,7 +262,7 @@ def test_the_image_start_command_migrates_serves_and_passes_its_health_check(
 
 
 def test_the_health_check_speaks_https_when_the_container_has_a_certificate(
-        tmp_path: Path) -> None:
+        servers: Servers, tmp_path: Path) -> None:
     from test_server_tls import make_certificate
 
     certificate = make_certificate(tmp_path / "tls")
@@ -270,6 +272,7 @@ def test_the_health_check_speaks_https_when_the_container_has_a_certificate(
                  "RUMMY500_KEYFILE": str(certificate.keyfile)}
     server = start_command(command, database, tmp_path / "logs",
                            env={**image_environment(), **variables})
+    servers.started.append(server)
     try:
         assert server.base.startswith("https://127.0.0.1:")
         assert run_healthcheck(server, variables) == 0

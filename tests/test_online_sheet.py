@@ -27,15 +27,15 @@ from rummy500.tui.remote import RemoteApp, RemoteTableScreen
 from rummy500.tui.screens import SheetScreen
 from rummy500.tui.table import TableScreen
 from rummy500.tui.tokens import HeldSeat, SeatTokens
-from serverkit import ServerProcess, Servers
+from serverkit import ServerProcess
 from test_tui import shown_text
 
 SIZE = (110, 44)
 
 
 @pytest.fixture
-def serve(servers: Servers, sqlite_url: str) -> ServerProcess:
-    return servers.start(sqlite_url)
+def serve(shared_sqlite: ServerProcess) -> ServerProcess:
+    return shared_sqlite
 
 
 def board_text(screen: Board) -> dict[str, Any]:
@@ -142,7 +142,6 @@ async def test_the_online_board_shows_what_the_local_board_shows(
                 local = await local_board(game, seats, names, rules)
                 assert online == local
                 compared.append(online)
-            await asyncio.sleep(0.06)  # a person's pace: under the rate limit
             answer = await me.move(my_choice(me.state["legal"]))
             assert answer["type"] == "ack", answer
     assert len(compared) == 3, [shown["status"] for shown in compared]

@@ -67,8 +67,8 @@ async def my_turn(pilot: Pilot[Any], screen: RemoteTableScreen, phase: str) -> N
 
 
 @pytest.fixture
-def serve(servers: Servers, sqlite_url: str) -> ServerProcess:
-    return servers.start(sqlite_url)
+def serve(shared_sqlite: ServerProcess) -> ServerProcess:
+    return shared_sqlite
 
 
 async def create(server: ServerProcess, body: dict[str, Any]) -> dict[str, Any]:
@@ -195,7 +195,6 @@ async def test_meld_lay_off_and_discard_with_clicks_and_keys(serve: ServerProces
             assert not state_of(screen).over and len(done) < 40, done
             legal = state_of(screen).legal or ()
             seq = screen.seq
-            await asyncio.sleep(0.06)  # a person's pace: well under the rate limit
             if state_of(screen).phase == "draw":
                 move = "draw"
                 await pilot.press("d")

@@ -18,14 +18,14 @@ from rummy500.commands.play_join import join
 from rummy500.tui.remote import RemoteApp, RemoteTableScreen
 from rummy500.tui.screens import SheetScreen
 from rummy500.tui.tokens import HeldSeat, SeatTokens
-from serverkit import ServerProcess, Servers, play_out
+from serverkit import ServerProcess, play_out
 
 BIG = (100, 40)
 
 
 @pytest.fixture
-def serve(servers: Servers, sqlite_url: str) -> ServerProcess:
-    return servers.start(sqlite_url)
+def serve(shared_sqlite: ServerProcess) -> ServerProcess:
+    return shared_sqlite
 
 
 def table_screen(app: RemoteApp) -> RemoteTableScreen | None:

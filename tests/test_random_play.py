@@ -23,6 +23,7 @@ import pytest
 from rummy500 import Game, make_rules
 from rummy500.cards import JOKER, face_of, faces_present, iter_bits, joker_count, make_pack
 from rummy500.deal import IDLE_TURNS_PER_PLAYER, Deal
+from rummy500.game import DEAD_DEALS, dead_run
 from rummy500.kinds import MoveKind
 from rummy500.legal import DRAW_PHASE, OVER, PLAY_PHASE, RUMMY_PHASE
 from rummy500.melds import (
@@ -342,12 +343,14 @@ def check_totals(game: Game) -> None:
         assert game.margin > 0
     assert totals == game.totals
     if game.finished:
-        ended = (rules.max_deals is not None and len(game.results) >= rules.max_deals) or (
+        ended = (len(game.results) >= rules.deal_limit) or (
             rules.target_score is not None and game.winner is not None
-            and game.totals[game.winner] >= rules.target_score)
+            and game.totals[game.winner] >= rules.target_score) or (
+            dead_run(game.deals[:len(game.results)]) >= DEAD_DEALS)
         assert ended
-    elif rules.max_deals is not None:
-        assert len(game.results) < rules.max_deals
+    else:
+        assert len(game.results) < rules.deal_limit
+        assert dead_run(game.deals[:len(game.results)]) < DEAD_DEALS
 
 
 # ---------------------------------------------------------------------------

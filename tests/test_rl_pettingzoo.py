@@ -129,8 +129,9 @@ def test_render_and_seeding() -> None:
 
 
 def test_a_game_that_never_ends_is_truncated() -> None:
-    """Agents that never meld lose points every deal and never reach 500: truncation."""
-    e = env(players=2, truncate_deals=3)
+    """Agents that never meld lose points every deal and never reach 500: truncation
+    (before the third such deal, which would end the game: rules-decisions.md)."""
+    e = env(players=2, truncate_deals=2)
     e.reset(seed=6)
     truncated = False
     for _agent in e.agent_iter():
@@ -141,5 +142,5 @@ def test_a_game_that_never_ends_is_truncated() -> None:
             continue
         e.step(int(np.flatnonzero(obs["action_mask"])[0]))  # draw or end, then discard
     game = e.unwrapped.game
-    assert truncated and not game.finished and len(game.results) == 3
+    assert truncated and not game.finished and len(game.results) == 2
     assert all(result.ended_by in ("declined", "stock", "idle") for result in game.results)

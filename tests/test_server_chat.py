@@ -13,15 +13,15 @@ import pytest
 
 from rummy500.client import ServerError, TableConnection
 from rummy500.server.talk import REACTIONS
-from serverkit import ServerProcess, Servers, seat_body
+from serverkit import RATE_LIMITED, ServerProcess, Servers, seat_body
 from talkkit import answer_to, frame_of, processes, send
 
 pytestmark = pytest.mark.asyncio
 
 
 @pytest.fixture
-def lone(servers: Servers, sqlite_url: str) -> ServerProcess:
-    return servers.start(sqlite_url)
+def lone(shared_sqlite: ServerProcess) -> ServerProcess:
+    return shared_sqlite
 
 
 async def test_lines_reach_every_client_on_every_process_and_stay(
@@ -110,7 +110,8 @@ async def test_what_is_refused(lone: ServerProcess) -> None:
         await connection.close()
 
 
-async def test_the_rate_limit_counts_chat_frames(lone: ServerProcess) -> None:
+async def test_the_rate_limit_counts_chat_frames(servers: Servers, sqlite_url: str) -> None:
+    lone = servers.start(sqlite_url, extra=RATE_LIMITED)
     made = await lone.api.create_table(seat_body("person", "expert", seed=4))
     ann = await TableConnection.open(lone.base, made["table"], made["token"], keep_frames=True)
     for number in range(30):
@@ -130,7 +131,6 @@ async def test_only_the_last_100_lines_are_kept(lone: ServerProcess) -> None:
     for number in range(105):
         await send(ann, "chat", text=f"line {number}")
         await frame_of(ann, "chat")
-        await asyncio.sleep(0.06)  # under the rate limit
     late = await TableConnection.open(lone.base, made["table"], None)
     assert [line["text"] for line in late.state["chat"]] == [
         f"line {number}" for number in range(5, 105)]
@@ -147,7 +147,6 @@ async def test_every_reaction_of_the_documented_list_is_taken(lone: ServerProces
         await send(ann, "react", what=what)
         line = await frame_of(ann, "chat")
         assert (line["react"], line["text"]) == (what, text)
-        await asyncio.sleep(0.06)
     await ann.close()
 
 
@@ -156,8 +155,8 @@ async def test_the_lines_go_with_their_table(servers: Servers, sqlite_url: str) 
     path = sqlite_url.removeprefix("sqlite:///")
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT count(*) FROM chat").fetchone() == (1,)
-    await asyncio.sleep(1.2)  # older than 0.00001 days (0.86 s)
-    second = servers.start(sqlite_url, extra=("--abandoned-days", "0.00001"))
+    await asyncio.sleep(0.1)  # older than 0.000001 days (86 ms)
+    second = servers.start(sqlite_url, extra=("--abandoned-days", "0.000001"))
     for _ in range(100):
         try:
             await second.api.summary(made["table"])

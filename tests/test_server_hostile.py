@@ -12,14 +12,14 @@ import pytest
 import websockets
 
 from rummy500.client import Closed, TableConnection, socket_url
-from serverkit import ServerProcess, Servers, moves_of, seat_body
+from serverkit import RATE_LIMITED, ServerProcess, Servers, moves_of, seat_body
 
 pytestmark = pytest.mark.asyncio
 
 
 @pytest.fixture
-def lone(servers: Servers, sqlite_url: str) -> ServerProcess:
-    return servers.start(sqlite_url)
+def lone(shared_sqlite: ServerProcess) -> ServerProcess:
+    return shared_sqlite
 
 
 async def two_seats(server: ServerProcess) -> tuple[str, TableConnection, TableConnection]:
@@ -108,7 +108,8 @@ async def test_wrong_moves_are_refused_and_change_nothing(lone: ServerProcess) -
         await connection.close()
 
 
-async def test_a_flood_is_rate_limited_then_closed(lone: ServerProcess) -> None:
+async def test_a_flood_is_rate_limited_then_closed(servers: Servers, sqlite_url: str) -> None:
+    lone = servers.start(sqlite_url, extra=RATE_LIMITED)
     table, a, b = await two_seats(lone)
     mover = a if a.state["turn"] == 0 else b
     await asyncio.sleep(1.1)  # the hello was a frame of this second

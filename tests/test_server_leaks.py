@@ -136,7 +136,6 @@ async def probe(connection: TableConnection, rng: random.Random, probes: list[st
     state = connection.state
     while not state.get("over") and not (state.get("legal") and state["phase"] == "play"):
         if state.get("legal"):
-            await asyncio.sleep(0.055)
             answer = await connection.move(rng.choice(state["legal"]))
             assert answer["type"] == "ack" or answer.get("code") == "stale", answer
         else:
@@ -149,7 +148,6 @@ async def probe(connection: TableConnection, rng: random.Random, probes: list[st
     seen |= {card for meld in state["melds"] for card in meld["cards"]}
     unseen = sorted({r + s for r in RANK_ORDER for s in SUIT_ORDER} - seen)
     for face in rng.sample(unseen, 3):
-        await asyncio.sleep(0.055)
         await connection.send({"type": "move", "id": f"probe {face}", "seq": connection.seq,
                                "move": f"discard {face}"})
         answer = await connection.next(30)

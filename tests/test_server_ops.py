@@ -110,7 +110,8 @@ async def test_readyz_says_unavailable_once_the_database_is_gone(servers: Server
         "a process whose database is down is not dead: restarting it would not help"
 
 
-async def test_metrics_count_moves_acks_refusals_and_sockets(server: ServerProcess) -> None:
+async def test_metrics_count_moves_acks_refusals_and_sockets(own_server: ServerProcess) -> None:
+    server = own_server  # what the whole server counts: no other test's tables or sockets
     _, first, second = await two_people(server)
     before = await scrape(server)
     assert value(before, "rummy500_connections", kind="websocket") == 2
@@ -141,7 +142,8 @@ async def test_metrics_count_moves_acks_refusals_and_sockets(server: ServerProce
 
 
 async def test_metrics_count_a_computer_players_moves_and_thinking(
-        server: ServerProcess) -> None:
+        own_server: ServerProcess) -> None:
+    server = own_server  # no other test's computer players think here
     made = await server.api.create_table(seat_body("person", "random"))
     person = await TableConnection.open(server.base, made["table"], made["token"],
                                         keep_frames=True)

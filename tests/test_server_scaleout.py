@@ -56,7 +56,6 @@ async def race_and_play(here: TableConnection, there: TableConnection, a: Server
         if not legal:
             await here.next(60)
             continue
-        await asyncio.sleep(0.06)
         seq = here.seq
         if here.state["phase"] != "draw":
             answer = await here.move(rng.choice(legal))
@@ -116,7 +115,7 @@ async def test_two_processes_play_one_game_and_never_both_take_a_seq(
     races = Races()
     await asyncio.wait_for(asyncio.gather(
         race_and_play(ann, ann_b, a, b, table, random.Random(rng.random()), races),
-        play_out(cy, random.Random(rng.random()), pause=0.06),
+        play_out(cy, random.Random(rng.random())),
         listen(watch_a), listen(watch_b)), 150)
     assert races.held >= 3, races
 

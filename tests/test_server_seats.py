@@ -10,21 +10,20 @@ import time
 import pytest
 
 from rummy500.client import TableConnection
-from serverkit import ServerProcess, Servers, moves_of, seat_body
+from serverkit import ServerProcess, moves_of, seat_body
 
 pytestmark = pytest.mark.asyncio
 
 
 @pytest.fixture
-def lone(servers: Servers, sqlite_url: str) -> ServerProcess:
-    return servers.start(sqlite_url)
+def lone(shared_sqlite: ServerProcess) -> ServerProcess:
+    return shared_sqlite
 
 
 async def play_until_turn_of(seat: TableConnection, other: int, rng: random.Random) -> None:
     """Play this seat's moves until the other seat is to move."""
     while seat.state.get("turn") != other:
         if seat.state.get("legal"):
-            await asyncio.sleep(0.06)
             assert (await seat.move(rng.choice(seat.state["legal"])))["type"] == "ack"
         else:
             await seat.next(30)

@@ -1,7 +1,7 @@
 """Undo (docs/protocol.md): at a table where one person plays computer players, the
 person's last move and the computer players' replies are taken back, never past new
-information (the person's draw from the stock, a computer player's cards shown, a new
-deal); the database, a restarted server and every
+information (the person's draw from the stock, a computer player's cards shown, its
+discard among them, a new deal); the database, a restarted server and every
 process agree on the table after it, and ``seq`` only grows."""
 
 from __future__ import annotations
@@ -19,9 +19,19 @@ from talkkit import answer_to, frame_of, processes, send
 pytestmark = pytest.mark.asyncio
 
 
+PACE = 1.0
+"""The computer players' pace where a test takes back a discard: the time between the
+computer player's draw and its discard (which would show a card: no undo after it)."""
+
+
 @pytest.fixture
 def lone(servers: Servers, sqlite_url: str) -> ServerProcess:
     return servers.start(sqlite_url)
+
+
+@pytest.fixture
+def paced(servers: Servers, sqlite_url: str) -> ServerProcess:
+    return servers.start(sqlite_url, pace=PACE)
 
 
 async def my_turn(seat: TableConnection) -> None:
@@ -35,8 +45,10 @@ def comparable(state: dict[str, Any]) -> dict[str, Any]:
             if key not in ("seats", "clock", "pause_left", "chat")}
 
 
-QUIET = ("draw", "discard")
-"""Replies that show nothing of a computer player's hand: an undo may pass over them."""
+QUIET = ("draw",)
+"""Replies that show nothing of a computer player's hand: an undo may pass over them (a
+discard shows a card it held)."""
+SHOWN = ("take", "meld", "layoff", "discard", "rummy")
 
 
 async def draw_and_discard(ann: TableConnection, rng: random.Random,
@@ -46,7 +58,7 @@ async def draw_and_discard(ann: TableConnection, rng: random.Random,
     await my_turn(ann)
     await asyncio.sleep(0.06)  # under the rate limit of 20 frames a second
     assert (await ann.move("draw"))["type"] == "ack"
-    after_draw, drawn_at = ann.state, ann.seq
+    after_draw, drawn_at = dict(ann.state), ann.seq  # a copy: updates fold in place
     discards = [move for move in ann.state["legal"] if move.startswith("discard")]
     discard = rng.choice(discards)
     await asyncio.sleep(0.06)
@@ -60,17 +72,31 @@ async def draw_and_discard(ann: TableConnection, rng: random.Random,
 async def draw_discard_and_let_the_bots_reply(ann: TableConnection,
                                               rng: random.Random,
                                               ) -> tuple[dict[str, Any], int, str]:
-    """Turns of a draw and a discard until the computer players' replies to one show
-    nothing of their hands (an undo may pass over them): the state and seq right after
-    that turn's draw, and its discard."""
+    """Turns of a draw and a discard until the computer player's first reply to one shows
+    nothing of its hand (a draw from the stock: an undo may pass over it), read before it
+    discards (the server's pace is :data:`PACE`): the state and seq right after that
+    turn's draw, and its discard."""
     for _ in range(30):
-        after_draw, drawn_at, discard, replies = await draw_and_discard(ann, rng)
-        if replies and all(reply.split()[0] in QUIET for reply in replies):
+        await my_turn(ann)
+        await asyncio.sleep(0.06)  # under the rate limit of 20 frames a second
+        drew = await ann.move("draw")
+        assert drew["type"] == "ack", drew
+        after_draw, drawn_at = dict(ann.state), ann.seq  # a copy (updates fold in place)
+        discard = rng.choice([move for move in ann.state["legal"]
+                              if move.startswith("discard")])
+        await asyncio.sleep(0.06)
+        assert (await ann.move(discard))["type"] == "ack"
+        await ann.until(ann.seq + 1, 30)
+        moves = moves_of(ann.state) if ann.state["deal"] == after_draw["deal"] else []
+        reply = moves[len(moves_of(after_draw)) + 1:]
+        if reply and reply[0].split()[0] in QUIET:
             return after_draw, drawn_at, discard
+        await my_turn(ann)
     raise AssertionError("no quiet reply in 30 turns")
 
 
-async def test_undo_takes_back_a_discard_and_the_replies(lone: ServerProcess) -> None:
+async def test_undo_takes_back_a_discard_and_the_replies(paced: ServerProcess) -> None:
+    lone = paced
     made = await lone.api.create_table(seat_body("person", "simple", "simple", seed=11,
                                                  rules={"preset": "classic"}))
     ann = await TableConnection.open(lone.base, made["table"], made["token"])
@@ -110,7 +136,7 @@ async def test_undo_takes_back_a_discard_and_the_replies(lone: ServerProcess) ->
 
 async def test_undo_survives_a_restart_and_play_goes_on(servers: Servers,
                                                         sqlite_url: str) -> None:
-    first = servers.start(sqlite_url)
+    first = servers.start(sqlite_url, pace=PACE)
     made = await first.api.create_table(seat_body("person", "simple", seed=12))
     ann = await TableConnection.open(first.base, made["table"], made["token"])
     rng = random.Random(5)
@@ -170,7 +196,7 @@ async def test_undo_is_refused_where_it_does_not_belong(lone: ServerProcess) -> 
 
 
 async def test_every_process_agrees_after_an_undo(servers: Servers, database_url: str) -> None:
-    a, b = processes(servers, database_url)
+    a, b = processes(servers, database_url, pace=PACE)
     made = await a.api.create_table(seat_body("person", "simple", "simple", seed=21))
     ann = await TableConnection.open(a.base, made["table"], made["token"])
     far = await TableConnection.open(b.base, made["table"], None)
@@ -197,15 +223,15 @@ async def test_every_process_agrees_after_an_undo(servers: Servers, database_url
 
 
 async def test_undo_stops_where_a_computer_player_showed_cards(lone: ServerProcess) -> None:
-    """Never past new information: once a computer player has taken from the pile, melded
-    or laid off since Ann's last move, that move stands (the terminal game's rule)."""
+    """Never past new information: once a computer player has taken from the pile, melded,
+    laid off or discarded since Ann's last move, that move stands (the terminal game's
+    rule; issue 30: a discard taken back showed the same reply again)."""
     made = await lone.api.create_table(seat_body("person", "expert", seed=31))
     ann = await TableConnection.open(lone.base, made["table"], made["token"])
     rng = random.Random(8)
     for _ in range(40):
         _after, _at, _discard, replies = await draw_and_discard(ann, rng)
-        shown = [reply for reply in replies
-                 if reply.split()[0] in ("take", "meld", "layoff", "rummy")]
+        shown = [reply for reply in replies if reply.split()[0] in SHOWN]
         if shown and replies != ["(a new deal)"]:
             break
     else:

@@ -15,34 +15,81 @@ from .rules import PRESETS, Rules
 from .scoring import points_for
 from .view import PlayerView, view_of
 
+DEAD_DEALS = 3
+"""The game ends when this many deals in a row end with no card put on the table (nobody
+melded, laid off or went out): a project decision (docs/rules-decisions.md)."""
+
+DEAD_DEALS_STOP = "dead_deals"
+DEAL_LIMIT_STOP = "deal_limit"
+"""Why a game stopped short of its own end (:attr:`Game.stopped`): three dead deals in a
+row, or :data:`~rummy500.rules.DEAL_LIMIT` deals played where the rules set no
+``max_deals``."""
+
+
+def dead_deal(deal: Deal) -> bool:
+    """Whether a finished ``deal`` put no card on the table: no meld (so no lay-off), and
+    nobody went out."""
+    return deal.went_out is None and not deal.melds
+
+
+def dead_run(deals: Sequence[Deal]) -> int:
+    """How many of the last finished ``deals`` in a row were dead (:func:`dead_deal`)."""
+    run = 0
+    for deal in reversed(deals):
+        if not dead_deal(deal):
+            break
+        run += 1
+    return run
+
 
 def game_end(
-    rules: Rules, totals: Sequence[float], deals_played: int
+    rules: Rules, totals: Sequence[float], deals_played: int, dead_deals: int = 0
 ) -> tuple[bool, int | None]:
-    """Whether a game with these totals after ``deals_played`` deals is over, and its winner.
+    """Whether a game with these totals after ``deals_played`` deals, the last
+    ``dead_deals`` of them in a row dead (:func:`dead_deal`), is over, and its winner.
 
     The game ends when one side alone has reached the target, or after the last deal
-    (``max_deals``), where a tie for the lead is a drawn game (winner None).
+    (``max_deals``, else :data:`~rummy500.rules.DEAL_LIMIT`), or after :data:`DEAD_DEALS`
+    dead deals in a row: there the side with the highest total wins, and a tie for the
+    lead is a drawn game (winner None).
     """
     best = max(totals)
     leaders = [side for side, total in enumerate(totals) if total == best]
     if rules.target_score is not None and best >= rules.target_score and len(leaders) == 1:
         return True, leaders[0]
-    if rules.max_deals is not None and deals_played >= rules.max_deals:
+    if deals_played >= rules.deal_limit or dead_deals >= DEAD_DEALS:
         return True, leaders[0] if len(leaders) == 1 else None
     return False, None
 
 
+def stop_reason(rules: Rules, totals: Sequence[float], deals_played: int,
+                dead_deals: int) -> str:
+    """Why a game that :func:`game_end` ends stopped short of its own end: ``""`` when a
+    side reached the target or the rules' ``max_deals`` were played, else
+    :data:`DEAD_DEALS_STOP` or :data:`DEAL_LIMIT_STOP`."""
+    best = max(totals)
+    if (rules.target_score is not None and best >= rules.target_score
+            and list(totals).count(best) == 1):
+        return ""
+    if rules.max_deals is not None and deals_played >= rules.max_deals:
+        return ""
+    if dead_deals >= DEAD_DEALS:
+        return DEAD_DEALS_STOP
+    return DEAL_LIMIT_STOP if deals_played >= rules.deal_limit else ""
+
+
 def winner_after(
-    rules: Rules, totals: Sequence[float], scores: Sequence[float], deals_played: int
+    rules: Rules, totals: Sequence[float], scores: Sequence[float], deals_played: int,
+    dead_deals: int = 0,
 ) -> int | None:
     """The side that wins the game when a deal scoring ``scores`` (per side) is added to
-    ``totals`` as deal number ``deals_played``: None if the game goes on, or ends drawn.
+    ``totals`` as deal number ``deals_played`` (``dead_deals``: the dead deals in a row
+    then, itself included): None if the game goes on, or ends drawn.
 
     The one end-of-game check for those who look ahead (the bots' race and play-outs).
     """
     after = [total + score for total, score in zip(totals, scores, strict=True)]
-    return game_end(rules, after, deals_played)[1]
+    return game_end(rules, after, deals_played, dead_deals)[1]
 
 
 class Game:
@@ -77,6 +124,9 @@ class Game:
         self.finished = False
         self.winner: int | None = None
         self.margin = 0
+        self.stopped = ""
+        """Why the game stopped short of its own end (:func:`stop_reason`: three dead deals
+        in a row, or the deal limit), else empty."""
         self._stack: list[tuple[Any, ...]] = []
         if auto_deal:
             self.start_deal()
@@ -207,15 +257,16 @@ class Game:
         deal.push(move, check=check)
         rng_state = self.rng.getstate() if deal.over else None
         self._stack.append((count, results, list(self.totals), self.finished, self.winner,
-                            self.margin, rng_state))
+                            self.margin, self.stopped, rng_state))
         if deal.over:
             self._finish_deal()
 
     def pop(self) -> Move:
-        count, results, totals, finished, winner, margin, rng_state = self._stack.pop()
+        count, results, totals, finished, winner, margin, stopped, rng_state = self._stack.pop()
         del self.deals[count:]
         del self.results[results:]
         self.totals, self.finished, self.winner, self.margin = totals, finished, winner, margin
+        self.stopped = stopped
         if rng_state is not None:
             self.rng.setstate(rng_state)
         return self.deal.pop()
@@ -232,8 +283,11 @@ class Game:
             self.start_deal()
 
     def _check_end(self) -> None:
-        over, winner = game_end(self.rules, self.totals, len(self.results))
+        played = len(self.results)
+        dead = dead_run(self.deals[:played])
+        over, winner = game_end(self.rules, self.totals, played, dead)
         if over:
+            self.stopped = stop_reason(self.rules, self.totals, played, dead)
             self._end(winner)
 
     def _end(self, winner: int | None) -> None:

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 
 from .cards import JOKER, face_of, face_pretty, iter_bits
 from .deal import IDLE_TURNS_PER_PLAYER, Deal, DealResult
-from .game import Game
+from .game import DEAD_DEALS, DEAD_DEALS_STOP, DEAL_LIMIT_STOP, Game
 from .melds import Meld
 from .moves import DISCARD, DRAW, END, LAYOFF, MELD, PASS, RUMMY_LAYOFF, RUMMY_MELD, TAKE, Move
-from .rules import Rules
+from .rules import DEAL_LIMIT, Rules
 from .scoring import points_for
 
 ENDINGS = {
@@ -41,6 +41,24 @@ def idle_rule(players: int | None = None) -> str:
     return (f"so that no deal goes on for ever, a deal also ends (as if the stock had run "
             f"out) after {turns} in a row with no card drawn from the stock and none put on "
             "the table")
+
+
+STOPS = {
+    DEAD_DEALS_STOP: f"{DEAD_DEALS} deals in a row put no card on the table, so the "
+                     "game stops.",
+    DEAL_LIMIT_STOP: f"The game stops after {DEAL_LIMIT} deals.",
+}
+"""Why a game stopped short of its own end (:attr:`rummy500.game.Game.stopped`)."""
+
+
+def game_stop_rule(rules: Rules | None = None) -> str:
+    """The rule that ends a game going nowhere (docs/rules-decisions.md, "no endless
+    games"); ``rules``: a game's, whose own ``max_deals`` may make the limit moot."""
+    limit = ("" if rules is not None and rules.max_deals is not None
+             else f", and after {DEAL_LIMIT} deals at the latest")
+    return (f"so that no game goes on for ever, a game also ends after {DEAD_DEALS} deals in "
+            f"a row with no card put on the table{limit}: the highest total then wins, and "
+            "a tie for the lead is a draw")
 
 
 # -- names and cards ---------------------------------------------------------------------------
@@ -288,13 +306,15 @@ def game_end(game: Game) -> list[str]:
         if not game.results:
             return ["The game is not over, and no deal has been scored yet."]
         return [f"The game is not over after {plural(len(game.results), 'deal')}: {totals}."]
+    stop = STOPS[game.stopped] + " " if game.stopped else ""
     if game.winner is None:
-        return [f"The game ends in a draw after {plural(len(game.results), 'deal')}: {totals}."]
+        return [f"{stop}The game ends in a draw after {plural(len(game.results), 'deal')}: "
+                f"{totals}."]
     name = side_name(rules, players, game.winner)
     wins = "win" if rules.partnership else "wins"
     final_bonus = points_for(rules).final_bonus
     bonus = f", with the final bonus of {final_bonus}" if final_bonus else ""
-    return [f"{name} {wins} the game by {plural(game.margin, 'point')} after "
+    return [f"{stop}{name} {wins} the game by {plural(game.margin, 'point')} after "
             f"{plural(len(game.results), 'deal')}{bonus}: {totals}."]
 
 
@@ -355,6 +375,7 @@ __all__ = [
     "deal_start",
     "fresh_deal",
     "game_end",
+    "game_stop_rule",
     "hand_text",
     "idle_rule",
     "meld_text",

@@ -29,7 +29,12 @@ MAX_PLAYERS = 8
 MAX_POINTS = 1000
 """The most a card value or bonus option may be (a point option beyond it is refused)."""
 MAX_TARGET = 100_000
-"""The highest ``target_score`` and ``max_deals``."""
+"""The highest ``target_score``."""
+DEAL_LIMIT = 50
+"""The most deals a game lasts, whatever its rules (and the highest ``max_deals``): a game
+played to a target alone could go on for ever, since a deal can score below zero. No game
+of the bots comes near it (of 1,000 classic games of four random players, the longest
+took 27 deals); see docs/rules-decisions.md, "no endless games"."""
 MAX_HAND = 52
 
 
@@ -78,6 +83,12 @@ class Rules:
                              "runs of four as well as sets of four")
         if self.point_divisor != 1:
             self._check_divisor()
+
+    @property
+    def deal_limit(self) -> int:
+        """The deals after which the game ends at the latest: ``max_deals``, or
+        :data:`DEAL_LIMIT` when the rules set none."""
+        return DEAL_LIMIT if self.max_deals is None else self.max_deals
 
     def _check_divisor(self) -> None:
         values = {
@@ -284,8 +295,10 @@ _DECLARED: tuple[Option, ...] = (
            "004", choices=(1, 5)),
     Option("target_score", "the total that wins the game (empty: no target)", "500: all",
            low=1, high=MAX_TARGET, refusal="{name} must be positive and at most {high:,}"),
-    Option("max_deals", "the game ends after this many deals (empty: no limit)",
-           "2: 001, 004 Persian", low=1, high=MAX_TARGET,
+    Option("max_deals", "the game ends after this many deals, the highest total winning "
+           f"(empty: played to the target, and stopped after {DEAL_LIMIT} deals at the latest, "
+           "or after three deals in a row with no card put on the table)",
+           f"2: 001, 004 Persian; the stop at {DEAL_LIMIT}: rummy500", low=1, high=DEAL_LIMIT,
            refusal="{name} must be at least 1 and at most {high:,}"),
     Option("discard_to_go_out", "Boathouse rule: you must discard on the turn you go out",
            "false: 001; true: 004 (Boathouse)"),

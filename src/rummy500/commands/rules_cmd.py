@@ -8,7 +8,7 @@ import sys
 import textwrap
 from typing import Any
 
-from ..narrate import idle_rule, value_text
+from ..narrate import game_stop_rule, idle_rule, value_text
 from ..rules import OPTION_TABLE, OPTIONS, PRESET_DOCS, PRESETS, Rules, RulesError
 from ..runners.simulation import rules_from_options
 
@@ -86,7 +86,7 @@ def overview_text() -> list[str]:
         lines.extend(_wrap(f"values: {option.values}", "      "))
         lines.extend(_wrap(f"books: {option.books}", "      "))
         lines.append("")
-    lines.extend(_wrap("Every preset: " + idle_rule() + ".", ""))
+    lines.extend(_wrap("Every preset: " + idle_rule() + "; and " + game_stop_rule() + ".", ""))
     lines.append("")
     lines.append("Books: 000 Dummies-style, 001 BestFreeNewGames, 002, 003, 004 encyclopedia "
                  "(see docs/rules.md).")
@@ -110,7 +110,8 @@ def detail_text(name: str, rules: Rules) -> list[str]:
         lines.append(f"  {option:<{width}} = {value_text(value)}{note}")
         lines.extend(_wrap(OPTION_TABLE[option].meaning, " " * (width + 5)))
     lines.append("")
-    lines.extend(_wrap("And in every preset: " + idle_rule() + ".", "  "))
+    lines.extend(_wrap("And in every preset: " + idle_rule() + "; and "
+                       + game_stop_rule(rules) + ".", "  "))
     return lines
 
 

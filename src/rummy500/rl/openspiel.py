@@ -46,9 +46,10 @@ from .rewards import game_rewards
 
 SHORT_NAME = "python_rummy500"
 MAX_PLAYERS = 8
-DEAL_LIMIT = 100
-"""The deal limit of a game whose rules set none (a deal can score below zero, so a game
-to a target score alone could last for ever); the highest total then wins."""
+DEAL_LIMIT = rules.DEAL_LIMIT
+"""The deal limit of a game whose rules set none: the engine's (a deal can score below
+zero, so a game to a target score alone could last for ever); the highest total then
+wins. Set as ``max_deals``, so that OpenSpiel knows the longest game."""
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,

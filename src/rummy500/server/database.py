@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Column, Float, ForeignKey, Integer, MetaData, String, Table, Text
+from sqlalchemy import Column, Float, ForeignKey, Index, Integer, MetaData, String, Table, Text
 from sqlalchemy.engine import make_url
 
 log = logging.getLogger("rummy500.server")
@@ -66,8 +66,11 @@ chat = Table(
     Column("text", String(800), nullable=False),
     Column("react", String(16)),
     Column("at", Float, nullable=False),
+    Column("n", Integer),
+    Index("ix_chat_table_n", "table_id", "n", unique=True),
 )
-"""The last lines said at each table (talk.py keeps at most 100 a table)."""
+"""The last lines said at each table (talk.py keeps at most 100 a table); ``n`` numbers a
+table's lines from 1."""
 
 ready = Table(
     "ready", metadata,

@@ -91,6 +91,11 @@ class ServerSettings:
     again_hold_s: float = _setting(600.0, "seconds each seat of a Play again table is kept "
                                           "for the person who held it", metavar="SECONDS")
     hints_per_minute: int = _setting(30, "hints one address may ask for in a minute")
+    chat_lines_per_seat: int = _setting(
+        6, "chat lines (reactions too) one seat may say in 10 seconds, from all its "
+           "connections together")
+    chat_lines_per_address: int = _setting(
+        20, "chat lines one address may say in 10 seconds, from all its seats")
 
     # -- connections ------------------------------------------------------------------------
     max_connections: int = _setting(1000, "open connections at most, HTTP and WebSocket")
@@ -99,6 +104,9 @@ class ServerSettings:
                                              "headers, and again its body", metavar="SECONDS")
     hello_timeout_s: float = _setting(10.0, "seconds a WebSocket has to say hello",
                                       metavar="SECONDS")
+    frames_per_second: int = _setting(
+        20, "frames one WebSocket may send in a second; more are answered rate_limited, and "
+            "a connection that goes on is closed")
 
     # -- replays ----------------------------------------------------------------------------
     replay_max_bytes: int = _setting(1024 * 1024, "the largest record POST /api/replay takes")
@@ -252,9 +260,10 @@ def check(settings: ServerSettings) -> None:
         raise SettingsError("--log-level is critical, error, warning, info or debug")
     positive: Sequence[str] = (
         "tables_per_hour", "open_tables_per_address", "bot_workers", "max_connections",
-        "connections_per_address", "header_timeout_s", "hello_timeout_s", "replay_max_bytes",
-        "replay_max_deals", "replay_timeout_s", "replays_per_minute", "hints_per_minute",
-        "retention_days", "abandoned_days")
+        "connections_per_address", "header_timeout_s", "hello_timeout_s", "frames_per_second",
+        "replay_max_bytes", "replay_max_deals", "replay_timeout_s", "replays_per_minute",
+        "hints_per_minute", "chat_lines_per_seat", "chat_lines_per_address", "retention_days",
+        "abandoned_days")
     for name in positive:
         value = getattr(settings, name)
         if not value > 0:

@@ -42,6 +42,7 @@ from .database import (
 )
 from .live import BOT, OVER, PLAYING, WAITING, Change, Seat, Spec
 from .messages import NOTIFY_CHANNEL, Changed, Message, NextTable, encode
+from .security import name_clash
 
 log = logging.getLogger("rummy500.server")
 
@@ -160,17 +161,18 @@ class Store:
             await self._insert_changes(conn, table_id, made, now)
 
     async def create_next(self, old_id: str, table_id: str, spec: Spec,
-                          seat_rows: Sequence[Seat], made: Sequence[Change]) -> str | None:
+                          seat_rows: Sequence[Seat], made: Sequence[Change], *,
+                          creator: str | None = None) -> str | None:
         """Create ``table_id`` as the next game of ``old_id``, unless someone did first
         (compare and set on ``next_table IS NULL``, with the new table in the same
         transaction): the id of the next table, ours or the winner's; None if there is
-        no table ``old_id``."""
+        no table ``old_id``. ``creator``: who asked (counted by :meth:`made_by`)."""
         async with self.engine.connect() as conn:
             done = await conn.execute(
                 update(tables).where(tables.c.id == old_id, tables.c.next_table.is_(None))
                 .values(next_table=table_id))
             if done.rowcount == 1:
-                await self._insert_table(conn, table_id, spec, seat_rows, made)
+                await self._insert_table(conn, table_id, spec, seat_rows, made, creator)
                 await self._notify(conn, encode(NextTable(old_id, table_id)))
                 await conn.commit()
                 return table_id
@@ -183,9 +185,10 @@ class Store:
     async def take_seat(self, table_id: str, seat: int, name: str, token_hash: str, *,
                         holder: str | None = None) -> tuple[str, Change | None]:
         """Seat a person: ``("ok", first deal or None)``, ``("taken", None)``,
-        ``("reserved", None)`` (kept for someone else) or ``("unknown", None)``. The
-        first deal is stored with the last seat taken. ``holder``: the token hash of the
-        person the seat may be kept for."""
+        ``("reserved", None)`` (kept for someone else), ``("name_taken", None)`` (another
+        person at the table has that name, or one like it: :func:`.security.name_clash`)
+        or ``("unknown", None)``. The first deal is stored with the last seat taken.
+        ``holder``: the token hash of the person the seat may be kept for."""
         now = time.time()
         async with self.engine.begin() as conn:
             row = (await conn.execute(
@@ -193,6 +196,13 @@ class Store:
                 .with_for_update())).first()
             if row is None:
                 return "unknown", None
+            if name and holder is None:  # a kept seat keeps the name it had
+                others = await conn.execute(
+                    select(seats.c.name).where(seats.c.table_id == table_id,
+                                               seats.c.seat != seat, seats.c.kind != BOT))
+                if name_clash(name, [other.name for other in others]):
+                    # The table's row is locked: two people cannot both take one name.
+                    return "name_taken", None
             free = or_(seats.c.kept_for.is_(None), seats.c.kept_until < now)
             if holder is not None:
                 free = or_(free, seats.c.kept_for == holder)
@@ -349,6 +359,25 @@ class Store:
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(tables.c.id).where(tables.c.id == table_id))).first()
         return row is not None
+
+    async def creator_of(self, table_id: str, *, back: int = 16) -> str | None:
+        """Who made ``table_id`` (the hash of their address), or None if nobody is known:
+        for a Play again table stored without one, the maker of the game it follows (at
+        most ``back`` games back)."""
+        async with self.engine.connect() as conn:
+            for _ in range(back + 1):
+                row = (await conn.execute(select(tables.c.creator).where(
+                    tables.c.id == table_id))).first()
+                if row is None:
+                    return None
+                if row.creator is not None:
+                    return str(row.creator)
+                before = (await conn.execute(select(tables.c.id).where(
+                    tables.c.next_table == table_id).limit(1))).first()
+                if before is None:
+                    return None
+                table_id = before.id
+        return None
 
     async def made_by(self, creator: str, since: float) -> tuple[int, int]:
         """How many tables ``creator`` made since ``since``, and how many of theirs are

@@ -1,17 +1,22 @@
 """A new table's set-up from the body of ``POST /api/tables``: rules, players, seats,
 ``takeover_s``, ``deal_pause_s``, ``turn_s`` and (where the operator allows it) the seed,
-each checked."""
+each checked; and the limits per address on making tables, a new one or a Play again
+table alike."""
 
 from __future__ import annotations
 
 import secrets
+import time
 from typing import Any
 
 from ..bots import BOT_NAMES
 from ..rules import RulesError, rules_from_record
+from . import metrics
 from .apierror import ApiError
 from .live import BOT, PERSON, SEED_LIMIT, Seat, Spec
-from .security import BadName, clean_name
+from .security import BadName, clean_name, name_clash
+from .settings import ServerSettings
+from .store import Store
 
 TAKEOVER_LIMIT = 24 * 3600
 DEAL_PAUSE_LIMIT = 600
@@ -75,14 +80,18 @@ def _seats(given: Any, players: int) -> list[Seat]:
     if not isinstance(given, list) or len(given) != players:
         raise ApiError(400, "bad_seats", f"seats must list one entry for each of the {players} "
                                          "players")
-    seats = []
+    seats: list[Seat] = []
     for index, entry in enumerate(given):
         if not isinstance(entry, dict):
             raise ApiError(400, "bad_seats", f"seat {index} must be an object with a kind")
         kind = entry.get("kind")
         if kind == PERSON:
             name = entry.get("name")
-            seats.append(Seat(index, PERSON, name=None if name is None else person_name(name)))
+            name = None if name is None else person_name(name)
+            clash = None if name is None else name_clash(name, [s.name or "" for s in seats])
+            if clash:
+                raise ApiError(400, "bad_name", f"seat {index}: {clash}")
+            seats.append(Seat(index, PERSON, name=name))
         elif kind == BOT:
             bot = entry.get("bot", "expert")
             if bot not in BOT_NAMES:
@@ -96,10 +105,47 @@ def _seats(given: Any, players: int) -> list[Seat]:
 
 
 def person_name(value: Any) -> str:
+    """A person's name at a table (:func:`.security.clean_name`), or 400 ``bad_name``
+    saying why not: one that cannot be read, or that the table gives someone else ("You",
+    "Seat 2", "Expert"…: :func:`.security.name_clash`)."""
     try:
-        return clean_name(value)
+        name = clean_name(value)
     except BadName as error:
         raise ApiError(400, "bad_name", str(error)) from None
+    clash = name_clash(name, ())
+    if clash:
+        raise ApiError(400, "bad_name", clash)
+    return name
 
 
-__all__ = ["DEAL_PAUSE_LIMIT", "TAKEOVER_LIMIT", "TURN_LIMITS", "person_name", "table_spec"]
+async def check_name_free(store: Store, table_id: str, seat: int, name: str | None) -> None:
+    """Refuse (409 ``name_taken``) ``name`` at ``table_id`` when another person there has
+    it or one that looks like it (the store checks again as it seats them)."""
+    if not name:
+        return
+    others = [other.name or "" for other in await store.seats_of(table_id)
+              if other.seat != seat and other.kind != BOT]
+    clash = name_clash(name, others)
+    if clash:
+        raise ApiError(409, "name_taken", clash)
+
+
+async def check_table_limits(store: Store, settings: ServerSettings, creator: str) -> None:
+    """Refuse (429 ``too_many_tables``) a table ``creator`` (an address's hash) would make
+    beyond ``--tables-per-hour`` or ``--open-tables-per-address``: counted in the database,
+    so across processes; a Play again table counts like any other (issue 30). Call it and
+    make the table under one lock, else requests sent at once would all pass."""
+    made, unfinished = await store.made_by(creator, since=time.time() - 3600)
+    if made >= settings.tables_per_hour:
+        metrics.limit_hit("tables_per_hour")
+        raise ApiError(429, "too_many_tables", f"at most {settings.tables_per_hour} "
+                       "new tables an hour from one address: try again later")
+    if unfinished >= settings.open_tables_per_address:
+        metrics.limit_hit("open_tables")
+        raise ApiError(429, "too_many_tables",
+                       f"at most {settings.open_tables_per_address} unfinished tables "
+                       "from one address: finish or leave some first")
+
+
+__all__ = ["DEAL_PAUSE_LIMIT", "TAKEOVER_LIMIT", "TURN_LIMITS", "check_name_free",
+           "check_table_limits", "person_name", "table_spec"]

@@ -3,12 +3,18 @@ every client of the table through every process, the last lines kept in the data
 (a client that connects gets them with its welcome, as ``state.chat``).
 
 What people write is cleaned where names are (:func:`.security.printable_text`):
-control, format (bidi) and other unprintable characters are dropped.
+control, format (bidi) and other unprintable characters are dropped, characters that show
+nothing are spaces; a line that cannot be read (Zalgo text, a row of signs drawn many
+letters wide: :func:`.security.unreadable`) is refused. Each seat, and each address, may
+say only so much (:data:`SEAT_LINES`, :data:`ADDRESS_LINES`), however many connections
+it holds.
 
 >>> chat_text("  hello\\u202e  you ")
 'hello you'
 >>> chat_text("x" * 201).code
 'bad_chat'
+>>> chat_text("\\ufdfd" * 200).message[:33]
+'at most 3 of the signs drawn many'
 """
 
 from __future__ import annotations
@@ -16,16 +22,30 @@ from __future__ import annotations
 from typing import Any
 
 from ..session.refusal import NOT_SEATED, Refusal
+from . import metrics
+from .addresses import RateWindow
 from .connections import Connections
+from .inbox import Inbox
 from .live import LiveTable
 from .messages import Said
-from .security import printable_text
+from .security import WIDE_IN_CHAT, printable_text, unreadable
 from .talk_store import TalkStore
 
 CHAT_LIMIT = 200
 """The most characters in a chat line (after cleaning)."""
 BAD_CHAT = "bad_chat"
 BAD_REACTION = "bad_reaction"
+TOO_FAST = "rate_limited"
+
+TALK_WINDOW_S = 10.0
+SEAT_LINES = 6
+"""A seat says at most this many lines (reactions included) in any 10 seconds, from all
+its connections together (``--chat-lines-per-seat``): a burst of reactions passes, a
+flood does not."""
+ADDRESS_LINES = 20
+"""An address says at most this many lines in any 10 seconds, whatever seats and tables
+it speaks from (``--chat-lines-per-address``; several people behind one address still
+each have their seat's)."""
 
 REACTIONS: dict[str, str] = {
     "hello": "👋 Hello!",
@@ -47,20 +67,29 @@ def chat_text(value: str) -> str | Refusal:
         return Refusal(BAD_CHAT, "say something: the line is empty once cleaned")
     if len(text) > CHAT_LIMIT:
         return Refusal(BAD_CHAT, f"a chat line holds at most {CHAT_LIMIT} characters")
+    problem = unreadable(text, wide_allowed=WIDE_IN_CHAT)
+    if problem:
+        return Refusal(BAD_CHAT, problem)
     return text
 
 
 class Talk:
     """The chat of every table this process serves."""
 
-    def __init__(self, store: TalkStore, connections: Connections) -> None:
+    def __init__(self, store: TalkStore, connections: Connections, *,
+                 seat_lines: int = SEAT_LINES, address_lines: int = ADDRESS_LINES) -> None:
         self.store = store
         self.connections = connections
+        self.seats = RateWindow(seat_lines, TALK_WINDOW_S)
+        self.addresses = RateWindow(address_lines, TALK_WINDOW_S)
 
     async def say(self, table: LiveTable, seat: int | None, text: str | None = None,
-                  react: str | None = None) -> Refusal | dict[str, Any]:
-        """``seat`` says ``text`` (or reacts with ``react``): stored, then heard by every
-        client of the table (here at once, elsewhere through the database's messages)."""
+                  react: str | None = None, address: str | None = None,
+                  ) -> Refusal | dict[str, Any]:
+        """``seat`` says ``text`` (or reacts with ``react``) from ``address``: stored,
+        then heard by every client of the table (here at once, elsewhere through the
+        database's messages); refused beyond its seat's and its address's lines in
+        :data:`TALK_WINDOW_S` (counted in this process)."""
         if seat is None:
             return Refusal(NOT_SEATED, "spectators read the table's talk but cannot speak: "
                                        "take a seat to chat")
@@ -72,10 +101,21 @@ class Talk:
             said = chat_text(text or "")
         if isinstance(said, Refusal):
             return said
+        if not self.seats.allow(f"{table.id} {seat}"):
+            metrics.limit_hit("chat_lines_per_seat")
+            return Refusal(TOO_FAST, f"slow down: a seat says at most {self.seats.count} "
+                                     f"lines in {TALK_WINDOW_S:g} seconds")
+        if address is not None and not self.addresses.allow(address):
+            metrics.limit_hit("chat_lines_per_address")
+            return Refusal(TOO_FAST, f"slow down: at most {self.addresses.count} lines in "
+                                     f"{TALK_WINDOW_S:g} seconds come from one address")
         name = str(table.seats_json()[seat]["name"])
         line = await self.store.say(table.id, seat, name, said, react)
         self.connections.broadcast(table.id, {"type": "chat", **line})
         return line
+
+    def listen(self, inbox: Inbox) -> None:
+        inbox.on(Said, self.heard)
 
     def heard(self, message: Said) -> None:
         """A line stored by another process: this process's clients of the table hear it."""
@@ -86,4 +126,5 @@ class Talk:
         return await self.store.lines(table_id)
 
 
-__all__ = ["BAD_CHAT", "BAD_REACTION", "CHAT_LIMIT", "REACTIONS", "Talk", "chat_text"]
+__all__ = ["ADDRESS_LINES", "BAD_CHAT", "BAD_REACTION", "CHAT_LIMIT", "REACTIONS", "SEAT_LINES",
+           "TALK_WINDOW_S", "TOO_FAST", "Talk", "chat_text"]

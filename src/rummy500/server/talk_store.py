@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, desc, insert, select, update
+from sqlalchemy import delete, desc, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .database import changes, chat, ready, tables
@@ -21,6 +21,8 @@ from .store import Store
 
 HISTORY_LINES = 100
 """Chat lines kept for each table (older ones are deleted as new ones come)."""
+SAY_ATTEMPTS = 5
+"""Times a line is numbered again when another process took its number meanwhile."""
 
 
 def iso_time(when: float) -> str:
@@ -36,17 +38,31 @@ class TalkStore:
 
     async def say(self, table_id: str, seat: int, name: str, text: str,
                   react: str | None) -> dict[str, Any]:
-        """Store a line and announce it: the line as clients hear it (without ``type``)."""
+        """Store a line and announce it: the line as clients hear it (without ``type``).
+        Its ``n`` is the table's next line number (1 for its first): two processes that
+        number a line alike at once cannot both store it (a unique index), and the later
+        one numbers it again."""
+        for attempt in range(SAY_ATTEMPTS):
+            try:
+                return await self._say(table_id, seat, name, text, react)
+            except IntegrityError:
+                if attempt == SAY_ATTEMPTS - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _say(self, table_id: str, seat: int, name: str, text: str,
+                   react: str | None) -> dict[str, Any]:
         now = time.time()
         async with self.store.engine.begin() as conn:
-            result = await conn.execute(insert(chat).values(
-                table_id=table_id, seat=seat, name=name, text=text, react=react, at=now))
-            key = result.inserted_primary_key
-            assert key is not None
-            number = int(key[0])
+            last = (await conn.execute(
+                select(func.max(chat.c.n)).where(chat.c.table_id == table_id))).scalar()
+            number = (last or 0) + 1
+            await conn.execute(insert(chat).values(
+                table_id=table_id, seat=seat, name=name, text=text, react=react, at=now,
+                n=number))
             # Keep the newest HISTORY_LINES: the line numbers only grow.
             await conn.execute(delete(chat).where(chat.c.table_id == table_id,
-                                                  chat.c.id <= number - HISTORY_LINES))
+                                                  chat.c.n <= number - HISTORY_LINES))
             line = _line(number, seat, name, text, react, now)
             await self.store._notify(conn, encode(Said(table_id, self.process, line)))
         return line
@@ -56,8 +72,8 @@ class TalkStore:
         async with self.store.engine.connect() as conn:
             rows = list(await conn.execute(
                 select(chat).where(chat.c.table_id == table_id)
-                .order_by(desc(chat.c.id)).limit(HISTORY_LINES)))
-        return [_line(row.id, row.seat, row.name, row.text, row.react, row.at)
+                .order_by(desc(chat.c.n)).limit(HISTORY_LINES)))
+        return [_line(row.n, row.seat, row.name, row.text, row.react, row.at)
                 for row in reversed(rows)]
 
     async def ready(self, table_id: str, deal: int, seat: int) -> bool:

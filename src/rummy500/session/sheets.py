@@ -102,7 +102,8 @@ def deal_sheet(game: Game, names: Sequence[str], index: int, reader: int | None)
         totals[game.winner] += points_for(rules).final_bonus
     standing = standing_words(rules, shown, totals, finished=last,
                               winner=game.winner if last else None,
-                              margin=game.margin if last else 0, deals_played=index + 1)
+                              margin=game.margin if last else 0, deals_played=index + 1,
+                              stopped=game.stopped if last else "")
     hands = tuple(_hand_faces(hand) for hand in deal.hands)
     ended = ending_words(deal, result, shown)
     labels = tuple(side_label(rules, shown, side) for side in range(sides))
