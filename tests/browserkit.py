@@ -82,18 +82,56 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running.stop()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Chromium for one test module. Playwright's sync API marks the thread's event loop as
-    running while it is started, so it must stop before the asyncio tests of other modules run."""
-    need_chromium()
-    from playwright.sync_api import sync_playwright
+class Chromium:
+    """The process's Chromium, kept from one browser test to the next (across modules) and
+    closed before any other test runs: Playwright's sync API marks the thread's event loop
+    as running while it is started, and the asyncio tests need that loop. It stands for
+    Playwright's ``Browser`` (``browser.new_context(...)``), launched again when asked
+    after a close."""
 
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                              args=LAUNCH_ARGS)
-        yield launched
-        launched.close()
+    def __init__(self) -> None:
+        self.manager: Any = None
+        self.launched: Any = None
+
+    def get(self) -> Any:
+        if self.launched is None:
+            from playwright.sync_api import sync_playwright
+
+            self.manager = sync_playwright()
+            playwright = self.manager.start()
+            self.launched = playwright.chromium.launch(executable_path=str(CHROMIUM),
+                                                       headless=True, args=LAUNCH_ARGS)
+        return self.launched
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.get(), name)
+
+    def close(self) -> None:
+        launched, manager = self.launched, self.manager
+        self.launched = self.manager = None
+        try:
+            if launched is not None:
+                launched.close()
+        finally:
+            if manager is not None:
+                manager.__exit__(None, None, None)
+
+
+_chromium = Chromium()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Any:
+    """Chromium (one launch for each run of browser tests in a row)."""
+    need_chromium()
+    return _chromium
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    yield
+    if nextitem is None or nextitem.get_closest_marker("browser") is None:
+        _chromium.close()
 
 
 class Problems:
