@@ -104,6 +104,8 @@ class Chromium:
         return self.launched
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):  # pytest and others look for their own marks: no launch
+            raise AttributeError(name)
         return getattr(self.get(), name)
 
     def close(self) -> None:

@@ -6,7 +6,6 @@ process agree on the table after it, and ``seq`` only grows."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 from typing import Any
 
@@ -25,8 +24,8 @@ computer player's draw and its discard (which would show a card: no undo after i
 
 
 @pytest.fixture
-def lone(servers: Servers, sqlite_url: str) -> ServerProcess:
-    return servers.start(sqlite_url)
+def lone(shared_sqlite: ServerProcess) -> ServerProcess:
+    return shared_sqlite
 
 
 @pytest.fixture
@@ -56,12 +55,10 @@ async def draw_and_discard(ann: TableConnection, rng: random.Random,
     """Ann draws from the stock and discards, and the computer players reply: the state and
     seq right after the draw, the discard, and the replies' moves (if the deal goes on)."""
     await my_turn(ann)
-    await asyncio.sleep(0.06)  # under the rate limit of 20 frames a second
     assert (await ann.move("draw"))["type"] == "ack"
     after_draw, drawn_at = dict(ann.state), ann.seq  # a copy: updates fold in place
     discards = [move for move in ann.state["legal"] if move.startswith("discard")]
     discard = rng.choice(discards)
-    await asyncio.sleep(0.06)
     assert (await ann.move(discard))["type"] == "ack"
     await my_turn(ann)
     moves = moves_of(ann.state) if ann.state["deal"] == after_draw["deal"] else []
@@ -78,13 +75,11 @@ async def draw_discard_and_let_the_bots_reply(ann: TableConnection,
     turn's draw, and its discard."""
     for _ in range(30):
         await my_turn(ann)
-        await asyncio.sleep(0.06)  # under the rate limit of 20 frames a second
         drew = await ann.move("draw")
         assert drew["type"] == "ack", drew
         after_draw, drawn_at = dict(ann.state), ann.seq  # a copy (updates fold in place)
         discard = rng.choice([move for move in ann.state["legal"]
                               if move.startswith("discard")])
-        await asyncio.sleep(0.06)
         assert (await ann.move(discard))["type"] == "ack"
         await ann.until(ann.seq + 1, 30)
         moves = moves_of(ann.state) if ann.state["deal"] == after_draw["deal"] else []
@@ -184,7 +179,6 @@ async def test_undo_is_refused_where_it_does_not_belong(lone: ServerProcess) -> 
     rng = random.Random(7)
     while ann.state["deal"] < 2:
         if ann.state.get("legal"):
-            await asyncio.sleep(0.055)  # under the rate limit
             assert (await ann.move(rng.choice(ann.state["legal"])))["type"] == "ack"
         else:
             await ann.next(60)
