@@ -183,9 +183,9 @@ def test_the_answer_is_bounded_and_compressed_for_those_who_take_it(servers: Ser
     assert [len(deal["steps"]) for deal in answer["deals"]] == [
         len(deal["moves"]) + 1 for deal in SMALL["rounds"]]
 
-    # Eight random players, 60 deals: some 14,000 moves, whose every position would take
-    # 12 MB. Refused, not built.
-    status, answer = replay(server, random_record(8, 60))
+    # Eight random players, 50 deals (a game's most): some 12,000 moves, whose every
+    # position would take 10 MB. Refused, not built.
+    status, answer = replay(server, random_record(8, 50))
     assert status == 422
     assert "larger than 8 MiB" in refused(answer, "too_long")
     status, answer = replay(server, SMALL)
@@ -203,13 +203,13 @@ async def test_the_tables_go_on_while_a_long_replay_runs(servers: Servers,
     other = await server.api.take_seat(made["table"], 1)
     a = await TableConnection.open(server.base, made["table"], made["token"])
     b = await TableConnection.open(server.base, made["table"], other["token"])
-    long_record = random_record(2, 100)  # some 12,000 moves: seconds of work
+    long_record = random_record(2, 50)  # some 6,000 moves: seconds of work
     assert (await asyncio.to_thread(replay, server, SMALL))[0] == 200  # the worker is up
 
     began = time.monotonic()
     pending = asyncio.create_task(asyncio.to_thread(timed_post, server,
                                                     json.dumps(long_record).encode()))
-    await asyncio.sleep(0.3)  # the replay is being made by now
+    await asyncio.sleep(0.05)  # the replay is being made by now
     rules = await asyncio.to_thread(get_rules, server)
     assert rules["presets"]
     rules_at = time.monotonic()
@@ -220,7 +220,7 @@ async def test_the_tables_go_on_while_a_long_replay_runs(servers: Servers,
     status, _, data, replay_at = await pending
     print(f"rules at {rules_at - began:.2f} s, ack at {ack_at - began:.2f} s, "
           f"replay at {replay_at - began:.2f} s")
-    assert status == 200 and len(json.loads(data)["deals"]) == 100
+    assert status == 200 and len(json.loads(data)["deals"]) == 50
     assert rules_at < replay_at, "the rules waited for the replay"
     assert ack_at < replay_at, "the table's move waited for the replay"
     await a.close()
@@ -229,9 +229,9 @@ async def test_the_tables_go_on_while_a_long_replay_runs(servers: Servers,
 
 def test_a_replay_past_its_time_is_stopped_and_the_next_works(servers: Servers,
                                                              sqlite_url: str) -> None:
-    # 14,000 moves: some seconds of work, stopped long before its answer reaches 8 MiB.
+    # 12,000 moves: some seconds of work, stopped long before its answer reaches 8 MiB.
     server = servers.start(sqlite_url, extra=("--replay-timeout-s", "0.2"))
-    long_record = random_record(8, 60)
+    long_record = random_record(8, 50)
     for _ in range(2):  # the worker is killed, and another takes its place
         started = time.monotonic()
         status, answer = replay(server, long_record)

@@ -64,10 +64,7 @@ def finished_deal(pad: Pad, pad_deal: PadDeal) -> Deal:
     deal = Deal.from_position(
         rules, players, dealer=pad_deal.dealer, hands=hands, pile=[], stock=cards.rest(),
         melds=melds, phase="over", went_out=went_out,
-        ended_by="went out" if went_out is not None else "stock")
-    for seat, given in enumerate(pad_deal.points):
-        if given is not None:
-            deal.credit[seat] = given
+        ended_by="went out" if went_out is not None else "stock", counted=pad_deal.points)
     return deal
 
 

@@ -129,6 +129,7 @@ def from_position(
     deck: Sequence[int] = (),
     restock: Sequence[Sequence[int]] = (),
     rng: random.Random | None = None,
+    counted: Sequence[int | None] = (),
 ) -> Deal:
     """A deal in any position, from physical cards (see :mod:`rummy500.cards`).
 
@@ -142,7 +143,9 @@ def from_position(
     ``moves`` and ``movers`` are the history that led here, if any, and who made each
     move; ``deck`` the pack order that dealt it, if it was dealt (a record needs it).
     ``restock`` and ``rng`` order the stock when the pile is reshuffled (see
-    :meth:`Deal.set_restocks`). A position that cannot arise raises
+    :meth:`Deal.set_restocks`). ``counted`` gives, per seat, the points it has on the
+    table when they were counted by hand (a score pad's player who gave a number): None
+    where they follow from the melds. A position that cannot arise raises
     :class:`~rummy500.errors.PositionError`.
     """
     rules.check_players(players)
@@ -151,6 +154,9 @@ def from_position(
         for table_card in meld.cards:
             if 0 <= table_card.seat < players:
                 credit[table_card.seat] += table_card.points
+    for seat, points in enumerate(counted):
+        if points is not None:
+            credit[seat] = points
     if phase not in PHASES:
         raise PositionError(f"the phase is draw, play, rummy or over, not {phase!r}")
     deal = cls._placed(

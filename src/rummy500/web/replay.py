@@ -203,12 +203,12 @@ def replay_text(data: Mapping[str, Any], names: Sequence[str] | None = None, *,
         if sheet is not None:
             totals = list(sheet.totals_after)
     rules = game.rules
-    answer = Replay(
+    head = Replay(
         True, game.players, tuple(seat_names), rules.to_record(), rules.partnership,
         tuple(side_label(rules, seat_names, side) for side in range(rules.sides(game.players))),
-        game.finished, game.winner, tuple(game.totals), _outcome(game, seat_names),
-        tuple(deals))
-    return writer.add(answer).decode("utf-8")
+        game.finished, game.winner, tuple(game.totals), _outcome(game, seat_names), ())
+    writer.add(head)  # the head's own part: the deals are counted already
+    return encode(msgspec.structs.replace(head, deals=tuple(deals))).decode("utf-8")
 
 
 class _Writer:
@@ -220,7 +220,7 @@ class _Writer:
 
     def add(self, value: Any) -> bytes:
         text = encode(value)
-        self.size += len(text) + 1
+        self.size += len(text.decode("utf-8")) + 1  # characters, as the bound is said
         if self.size > self.max_bytes:
             raise Refused(422, "too_long",
                           f"the replay of this record would be larger than "
@@ -249,8 +249,9 @@ def _deal(game: Game, seat_names: Sequence[str], index: int, totals_before: list
         if restock is not None:
             text += ". " + restock
         steps.append(writer.raw(step(deal, seat, str(move), text)))
-    return msgspec.Raw(writer.add(DealReplay(index + 1, deal.dealer, tuple(totals_before),
-                                             sheet, tuple(steps))))
+    entry = DealReplay(index + 1, deal.dealer, tuple(totals_before), sheet, ())
+    writer.add(entry)  # the entry's own part: its steps are counted already
+    return msgspec.Raw(encode(msgspec.structs.replace(entry, steps=tuple(steps))))
 
 
 def _outcome(game: Game, names: Sequence[str]) -> str:
