@@ -1,5 +1,6 @@
-"""What the tests of ``rummy500 play --join`` share: waiting on the pilot, and a seat that
-plays its own turns (meld, lay off, draw, else discard) until something has happened."""
+"""What the tests of ``rummy500 play --join`` share: the table screen and its message line,
+waiting on the pilot, and a seat that plays its own turns (meld, lay off, draw, else
+discard) until something has happened."""
 
 from __future__ import annotations
 
@@ -8,8 +9,19 @@ from collections.abc import Callable
 from typing import Any
 
 from textual.pilot import Pilot
+from textual.widgets import Static
 
-from rummy500.tui.remote import RemoteTableScreen
+from rummy500.tui.remote import RemoteApp, RemoteTableScreen
+
+
+def screen_of(app: RemoteApp) -> RemoteTableScreen:
+    screen = app.screen
+    assert isinstance(screen, RemoteTableScreen), screen
+    return screen
+
+
+def message(screen: RemoteTableScreen) -> str:
+    return str(screen.query_one("#message", Static).render())
 
 
 async def until(pilot: Pilot[Any], done: Callable[[], bool], what: str,

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, RichLog, Static
+from textual.widgets import Input, RichLog
 
-from joinkit import play_turns_until, until
+from joinkit import message, play_turns_until, screen_of, until
 from rummy500.cards import parse_face
 from rummy500.cli import main
 from rummy500.client import TableConnection, split_table_url
@@ -36,16 +36,6 @@ RANDOM_BOT = "random"
 
 def table_url(server: ServerProcess, table: str) -> str:
     return f"{server.base}/t/{table}"
-
-
-def screen_of(app: RemoteApp) -> RemoteTableScreen:
-    screen = app.screen
-    assert isinstance(screen, RemoteTableScreen), screen
-    return screen
-
-
-def message(screen: RemoteTableScreen) -> str:
-    return str(screen.query_one("#message", Static).render())
 
 
 def state_of(screen: RemoteTableScreen) -> SeatState:

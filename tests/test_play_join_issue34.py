@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from textual.widgets import Input, RichLog, Static
 
-from joinkit import play_turns_until, until
+from joinkit import message, play_turns_until, screen_of, until
 from rummy500.client import TableConnection
 from rummy500.commands.play_join import join
 from rummy500.tui.remote import RemoteApp, RemoteTableScreen
@@ -24,16 +24,6 @@ from serverkit import ServerProcess, Servers, seat_body
 from test_tui import shown_text
 
 BIG = (100, 40)
-
-
-def screen_of(app: RemoteApp) -> RemoteTableScreen:
-    screen = app.screen
-    assert isinstance(screen, RemoteTableScreen), screen
-    return screen
-
-
-def message(screen: RemoteTableScreen) -> str:
-    return str(screen.query_one("#message", Static).render())
 
 
 def status(screen: RemoteTableScreen) -> str:

@@ -50,7 +50,7 @@ def changes(before: SeatState | None, after: SeatState) -> tuple[dict[str, Any],
     """``(set, append)`` of a version 3 update that turns ``before`` into ``after``
     (``before`` None: every key in ``set``)."""
     if before is None:
-        return {key: getattr(after, key) for key in STATE_KEYS}, {}
+        return dict(zip(STATE_KEYS, astuple(after), strict=True)), {}
     changed: dict[str, Any] = {}
     grown: dict[str, Any] = {}
     for key, old, new in zip(STATE_KEYS, astuple(before), astuple(after), strict=True):
@@ -63,6 +63,12 @@ def changes(before: SeatState | None, after: SeatState) -> tuple[dict[str, Any],
         elif old != new:
             changed[key] = new
     return changed, grown
+
+
+def whole(state: SeatState, version: int) -> dict[str, Any]:
+    """``state`` as plain data, as protocol ``version`` writes a whole state."""
+    data: dict[str, Any] = plain(state)
+    return version2(data) if version == V2 else data
 
 
 class Frames:
@@ -83,9 +89,7 @@ class Frames:
         kept = self.sent.get(reader)
         if kept is None or kept[0] != seq:
             self.sent[reader] = (seq, state)
-        data = plain(state)
-        if version == V2:
-            version2(data)
+        data = whole(state, version)
         data["chat"] = chat
         frame: dict[str, Any] = {"type": "welcome", "seat": reader, "seq": seq, "state": data}
         if version != V2:
@@ -105,7 +109,7 @@ class Frames:
                                  "set": changed, "append": grown}).decode()
         if V2 in versions:
             frames[V2] = encode({"type": "update", "seq": seq, "event": event,
-                                 "state": version2(plain(state))}).decode()
+                                 "state": whole(state, V2)}).decode()
         return frames
 
 

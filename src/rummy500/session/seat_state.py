@@ -94,7 +94,16 @@ def _objects(data: Mapping[str, Any], key: str, where: str) -> list[Mapping[str,
 # -- the parts ---------------------------------------------------------------------------------
 
 
-class HistoryEntry(msgspec.Struct, frozen=True, omit_defaults=True):
+class Written(msgspec.Struct, frozen=True):
+    """A part of the protocol's state: its fields are the JSON's keys."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The part as plain data, as version 3 writes it."""
+        data: dict[str, Any] = plain(self)
+        return data
+
+
+class HistoryEntry(Written, frozen=True, omit_defaults=True):
     """A change of the deal in words: a seat's move (``seat``, ``move``; ``drawn`` for the
     reader's own draw), or a new deal (``deal``, ``dealer``)."""
 
@@ -104,10 +113,6 @@ class HistoryEntry(msgspec.Struct, frozen=True, omit_defaults=True):
     drawn: str | None = None
     deal: int | None = None
     dealer: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = plain(self)
-        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> HistoryEntry:
@@ -126,7 +131,7 @@ LINE_KINDS = ("on_table", "doubled", "in_hand", "hands_won", "going_out", "game_
 (Add Opponent's Hand), the going-out bonus, and the bonus for winning the game."""
 
 
-class SheetLine(msgspec.Struct, frozen=True):
+class SheetLine(Written, frozen=True):
     seat: int | None
     """The seat whose cards these are; None for a side's bonus."""
     side: int
@@ -134,10 +139,6 @@ class SheetLine(msgspec.Struct, frozen=True):
     """One of :data:`LINE_KINDS`."""
     points: int
     text: str
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = plain(self)
-        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SheetLine:
@@ -153,7 +154,7 @@ def sheet_summary(deal: int, ended: str, sides: Sequence[str], scores: Sequence[
     return f"Deal {deal} is over: {ended}. {said}."
 
 
-class DealSheet(msgspec.Struct, frozen=True):
+class DealSheet(Written, frozen=True):
     """A finished deal's sheet: each side's lines add up to its score; ``totals_after``
     are the totals once the deal (and, on the last sheet, the game) is scored."""
 
@@ -180,10 +181,6 @@ class DealSheet(msgspec.Struct, frozen=True):
     def side_lines(self, side: int) -> list[SheetLine]:
         return [line for line in self.lines if line.side == side]
 
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = plain(self)
-        return data
-
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> DealSheet:
         where = "a deal sheet"
@@ -202,16 +199,12 @@ class DealSheet(msgspec.Struct, frozen=True):
                    sides, bool(data.get("last", False)))
 
 
-class TableMeld(msgspec.Struct, frozen=True):
+class TableMeld(Written, frozen=True):
     id: str
     cards: tuple[str, ...]
     """In the meld's order (a run low to high); a wild joker as ``*=6h``."""
     by: tuple[int, ...]
     """The seat that laid each card."""
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = plain(self)
-        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TableMeld:
@@ -220,7 +213,7 @@ class TableMeld(msgspec.Struct, frozen=True):
                    _ints(data, "by", where))
 
 
-class SeatInfo(msgspec.Struct, frozen=True):
+class SeatInfo(Written, frozen=True):
     seat: int
     kind: str
     """``person`` or ``bot``."""
@@ -234,10 +227,6 @@ class SeatInfo(msgspec.Struct, frozen=True):
     kept: bool = False
     """An open seat kept for the person who held it at the game before (Play again)."""
 
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = plain(self)
-        return data
-
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SeatInfo:
         where = "a seat"
@@ -247,7 +236,7 @@ class SeatInfo(msgspec.Struct, frozen=True):
                    _get(data, "standin", str, where, optional=True), bool(data.get("kept", False)))
 
 
-class PublicTable(msgspec.Struct, frozen=True):
+class PublicTable(Written, frozen=True):
     """What every seat sees alike at one moment of the deal."""
 
     hand_sizes: tuple[int, ...]
@@ -319,11 +308,6 @@ class SeatState(PublicTable, frozen=True, kw_only=True, omit_defaults=True):
     @property
     def my_turn(self) -> bool:
         return self.legal is not None
-
-    def to_json(self) -> dict[str, Any]:
-        """The protocol's JSON, as version 3 writes it."""
-        data: dict[str, Any] = plain(self)
-        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SeatState:

@@ -36,10 +36,6 @@ def card_text(card: int) -> str:
     return face_str(face_of(card))
 
 
-def hand_texts(hand: int) -> list[str]:
-    return list(hand_faces(hand))
-
-
 @functools.lru_cache(maxsize=4096)
 def hand_faces(hand: int) -> tuple[str, ...]:
     """A hand's faces in the order a hand is shown (made once for each hand: a table's
@@ -139,5 +135,5 @@ def seat_state(game: Game, seat: int | None, seats: Sequence[Mapping[str, Any]])
     return {key: value for key, value in data.items() if key not in TABLE_KEYS}
 
 
-__all__ = ["WAITING", "build_state", "card_text", "deal_event", "hand_texts", "meld_json",
+__all__ = ["WAITING", "build_state", "card_text", "deal_event", "hand_faces", "meld_json",
            "move_event", "public_move", "public_table", "seat_state", "table_meld"]

@@ -32,7 +32,7 @@ from ..record import RecordFormatError, ReplayError, replay
 from ..server.security import BadName, clean_name
 from ..session.seat_state import DealSheet, TableMeld, encode
 from ..session.sheets import deal_sheet
-from ..session.state import card_text, hand_texts, table_meld
+from ..session.state import card_text, hand_faces, table_meld
 from ..session.words import side_label
 
 MAX_ANSWER_BYTES = 8 * 1024 * 1024
@@ -115,7 +115,7 @@ class Replay(msgspec.Struct, frozen=True):
 def step(deal: Deal, seat: int | None, move: str | None, text: str) -> Step:
     """Everything on and under the table: every hand, the pile, the melds, the stock's size."""
     return Step(seat, move, text, deal.turn, deal.phase,
-                tuple(tuple(hand_texts(hand)) for hand in deal.hands),
+                tuple(hand_faces(hand) for hand in deal.hands),
                 tuple(card_text(card) for card in deal.pile), len(deal.stock),
                 tuple(table_meld(meld) for meld in deal.melds), tuple(deal.credit),
                 None if deal.must_use < 0 else card_text(deal.must_use))
