@@ -174,7 +174,7 @@ class Master:
                 if start is not None and start.seq == table.seq + 1:
                     self.last_local.add(table_id)
                     table.apply(start)
-                    self._send_rendered(table, self._render(table, start.seq))
+                    self.send_update(table, start.seq)
                 await self.catch_up(table)
                 self.changed(table)
         return "ok", token
@@ -315,7 +315,7 @@ class Master:
                 await self.read_again(table)
                 break
             table.apply(change)
-            self._send_rendered(table, self._render(table, change.seq))
+            self.send_update(table, change.seq)
         self.changed(table)
 
     # -- what other processes say -----------------------------------------------------------
