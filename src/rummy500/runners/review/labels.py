@@ -1,0 +1,50 @@
+"""The labels of a review (inaccuracy, mistake, blunder) and a player's accuracy.
+
+The thresholds are in expected deal points lost, measured in docs/strength.md ("Game
+review"): over a few hundred reviewed deals, what the search says a move is worth tracks
+the points then scored closely enough (bucket by bucket) that a loss it reports is a loss
+in points; and half the decisions of ``expert`` and ``mcts`` lose less than a point or
+two, so 4 points is where a move starts to stand out. A loss is labelled only when it is
+also at least ``SURE`` standard errors: a loss the sampled deals cannot tell from their
+luck is no fault.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+INACCURACY = 4.0
+"""Expected deal points lost from which a move is an inaccuracy."""
+MISTAKE = 10.0
+"""... a mistake."""
+BLUNDER = 25.0
+"""... a blunder."""
+SURE = 2.0
+"""Standard errors the loss must also reach to be labelled."""
+
+LABELS = ("inaccuracy", "mistake", "blunder")
+MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+"""The marks of chess annotation, for the chart and the move list."""
+
+
+def label_for(loss: float, error: float) -> str | None:
+    """The label of a move that lost ``loss`` expected points (standard error ``error``),
+    or None for a move as good as the best, or too close to tell."""
+    if loss < SURE * error or loss < INACCURACY:
+        return None
+    if loss >= BLUNDER:
+        return "blunder"
+    return "mistake" if loss >= MISTAKE else "inaccuracy"
+
+
+def accuracy(labels: Iterable[str | None]) -> float | None:
+    """The share of decisions (0 to 100) with no label: the moves the search could not
+    tell, beyond chance, from its best by an inaccuracy's worth. None for no decision."""
+    marks = list(labels)
+    if not marks:
+        return None
+    return 100.0 * sum(1 for mark in marks if mark is None) / len(marks)
+
+
+__all__ = ["BLUNDER", "INACCURACY", "LABELS", "MARKS", "MISTAKE", "SURE", "accuracy",
+           "label_for"]
