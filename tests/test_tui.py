@@ -575,6 +575,7 @@ async def test_quit_saves_and_resume_continues_exactly(tmp_path: Path) -> None:
         session = table_of(app).session
         record = game_record(session.game)
         await pilot.press("q")
+        await pilot.press("y")  # a game in progress: asked first
     assert app.return_value is session
     store = SaveStore(tmp_path)
     assert store.exists()

@@ -108,7 +108,8 @@ async def test_wrapped_log_lines_keep_every_letter_at_80_columns() -> None:
 
 
 @pytest.mark.asyncio
-async def test_the_focus_stays_in_the_move_box_after_a_typed_move() -> None:
+async def test_the_focus_goes_back_to_the_hand_after_a_typed_move() -> None:
+    """Issue 34.7: the keys and the key bar work again after a typed move."""
     app = app_for(quick(seed=3))
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)
@@ -117,11 +118,11 @@ async def test_the_focus_stays_in_the_move_box_after_a_typed_move() -> None:
         await type_move(pilot, "draw")
         await settle(pilot)
         assert str(table.session.made[count].move) == "draw"
-        assert table.query_one("#command", Input).has_focus
+        assert table.hand.has_focus
 
 
 @pytest.mark.asyncio
-async def test_the_focus_stays_in_the_move_box_across_a_hot_seat_hand_over() -> None:
+async def test_the_focus_is_on_the_hand_across_a_hot_seat_hand_over() -> None:
     settings = default_settings(seats=(PERSON, PERSON), options={"max_deals": 1}, seed=8,
                                 names=("Ann", "Bob"))
     app = app_for(settings)
@@ -139,7 +140,7 @@ async def test_the_focus_stays_in_the_move_box_across_a_hot_seat_hand_over() -> 
         assert isinstance(app.screen, CoverScreen)
         await pilot.press("enter")  # the other player is ready
         await settle(pilot)
-        assert table_of(app).query_one("#command", Input).has_focus
+        assert table_of(app).hand.has_focus
 
 
 @pytest.mark.asyncio
@@ -269,5 +270,5 @@ async def test_after_the_new_game_screen_the_keys_work_on_the_new_table(tmp_path
         await type_move(pilot, "draw")
         await settle(pilot)
         assert any(str(m.move) == "draw" and m.seat == seat for m in table.session.made[count:])
-        assert table.query_one("#command", Input).has_focus
+        assert table.hand.has_focus
     store.close()

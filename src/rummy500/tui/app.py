@@ -56,6 +56,12 @@ class PlayApp(TerminalApp[TableSession | None]):
         if self.store is not None:
             self.store.close()
 
+    async def action_quit(self) -> None:
+        """Ctrl+Q: close at once; a game in play is saved and the command says where."""
+        if self.session is not None:
+            self.session.save()
+        self.exit(self.session)
+
     def resume_chosen(self, choice: str | None) -> None:
         if choice == "resume" and self.saved is not None:
             self.show_table(self.saved)

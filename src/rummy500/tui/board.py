@@ -10,10 +10,12 @@ from the state's legal moves, and every figure is the state's.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.events import Resize
@@ -195,6 +197,12 @@ class Board(MoveKeys, Screen[None]):
     """
 
     TITLE_TEXT = "500 Rum"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("tab", "cycle_focus(1)", "Next place", show=False),
+        Binding("shift+tab", "cycle_focus(-1)", "Previous place", show=False),
+    ]
+    FOCUS_CYCLE = ("#hand", "#pile", "#melds", "#log")
+    """Where Tab goes, in turn (the move box is reached with ``:``)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -278,6 +286,17 @@ class Board(MoveKeys, Screen[None]):
             log.clear()
             self.log_lines = []
         self.update_table()
+
+    def action_cycle_focus(self, step: int) -> None:
+        """Tab: the next of the hand, the pile, the melds and the log (from the move box,
+        the hand)."""
+        places = [self.query_one(selector) for selector in self.FOCUS_CYCLE]
+        focused = self.focused
+        if focused in places:
+            target = places[(places.index(focused) + step) % len(places)]
+        else:
+            target = places[0]
+        target.focus()
 
     # -- what is on the screen --------------------------------------------------------------------
 

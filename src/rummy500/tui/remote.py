@@ -26,6 +26,7 @@ from textual.widgets import Input
 from ..client import Api, ServerError
 from ..errors import Rummy500Error
 from ..moves import Move, parse_move
+from .confirm import ConfirmScreen
 from .keys import MOVE_BINDINGS
 from .remote_again import AGAIN_KEY
 from .remote_link import LinkedSeatScreen
@@ -145,6 +146,24 @@ class RemoteTableScreen(LinkedSeatScreen):
         return again if again is not None else super().check_action(action, parameters)
 
     def action_quit_table(self) -> None:
+        """Leave the table; asked first while the game is on."""
+        state = self.state
+        if state is None or state.over or self.fatal:
+            self.leave_now()
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.leave_now()
+        self.app.push_screen(ConfirmScreen(
+            "Leave this table?",
+            "Your seat stays yours: while you are away a computer may play your turns, and "
+            f"rummy500 play --join {self.joined.url} takes the seat again.", "leave"), answered)
+
+    def leave(self) -> None:
+        self.action_quit_table()
+
+    def leave_now(self) -> None:
         self.fatal = True
         self.app.exit()
 

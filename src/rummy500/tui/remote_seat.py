@@ -189,6 +189,14 @@ class SeatScreen(TurnClock, Talk, NextGame, Board):
         self.tell_next()
         self.show_waits()
 
+    def sheet_answered(self, deal: int, choice: str | None) -> None:
+        self.sheet_closed(deal)
+        if choice == "quit":
+            self.leave()
+
+    def leave(self) -> None:
+        """The person asked to leave the table (q)."""
+
     def show_sheet(self, index: int) -> None:
         """The score sheet of deal ``index`` over the table (a newer one replaces it)."""
         if not self.is_attached or self.state is None:
@@ -197,7 +205,7 @@ class SeatScreen(TurnClock, Talk, NextGame, Board):
             self.app.pop_screen()
         sheet = self.state.deals[index]
         shown = OnlineSheet(sheet, self.names())
-        self.app.push_screen(shown, lambda _: self.sheet_closed(sheet.deal))
+        self.app.push_screen(shown, lambda choice: self.sheet_answered(sheet.deal, choice))
         self.show_waits()
 
 

@@ -147,23 +147,21 @@ class SheetScreen(ModalScreen[str]):
                 yield Words("Cards left in hand: " + "; ".join(left) + ".", classes="note hands")
             yield Words(sheet.standing, classes="outcome")
             if self.online:
-                keys = "Enter or Esc: back to the table"
+                keys = "Enter or Esc: back to the table · q: leave"
             elif sheet.last:
-                keys = "Enter or a: play again · s: a new set-up · q: quit"
+                keys = "Enter or Esc: look at the table · a: play again · s: a new set-up · q: quit"
             else:
-                keys = "Enter: deal the next hand"
+                keys = f"Enter: on to deal {sheet.deal + 1} · q: save and quit"
             keys += " · ↑↓: scroll"
             yield Words(keys, classes="keys")
 
     def action_next(self) -> None:
-        if self.online:
-            self.dismiss("close")
-        else:
-            self.dismiss("again" if self.sheet.last else "next")
+        """Enter: on to the next deal; at the end of the game (or online), back to the table
+        (a new game has a key of its own)."""
+        self.dismiss("close" if self.online or self.sheet.last else "next")
 
     def action_close(self) -> None:
-        if self.online:
-            self.dismiss("close")
+        self.action_next()
 
     def action_scroll(self, lines: int) -> None:
         self.query_one(Vertical).scroll_relative(y=lines, animate=False)
@@ -177,16 +175,16 @@ class SheetScreen(ModalScreen[str]):
             self.dismiss("setup")
 
     def action_quit_game(self) -> None:
-        if self.sheet.last and not self.online:
-            self.dismiss("quit")
+        self.dismiss("quit")
 
 
 KEY_HELP = """\
 Keys: d draw · t take from the pile at the pile's cursor (or click a pile card) · \
 m meld the picked cards · l lay off the picked card (or click a meld) · x discard · \
 e end the deal (empty stock) · r call rummy · p pass · space or a click picks a card · \
-Tab moves between the hand, the pile and the melds · s sorts by suit or rank · \
-h hint · u undo · : type a move · ? these rules · n new game · q save and quit.
+Tab moves between the hand, the pile, the melds and the log · s sorts by suit or rank · \
+h hint · u undo · : type a move (Enter sends it, then the keys work again) · ? these rules · \
+n new game · q save and quit (asked first while the game is on).
 Moves typed in the notation: draw, take 7h, meld 7h 7d 7s, meld 5h *=6h 7h, \
 layoff 8h m2, layoff *=9h m2, discard Kc, end, rummy meld 4s 5s 6s, rummy layoff 9s m2, pass.
 Underlined cards can be played now (in the pile: taken); picked cards are shown in reverse."""

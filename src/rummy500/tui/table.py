@@ -36,6 +36,7 @@ from ..rules import Rules
 from ..session.session import BotTurn, Made, SessionError, TableSession
 from ..session.words import table_log
 from .board import Board
+from .confirm import ConfirmScreen
 from .keys import MOVE_BINDINGS, describe_claim, piece_shows, piece_words
 from .screens import CoverScreen, RulesScreen
 from .widgets import face_label
@@ -52,6 +53,7 @@ class TableScreen(Board):
         Binding("question_mark", "rules", "Rules"),
         Binding("colon,slash", "type", "Type a move", show=False),
         Binding("escape", "clear", "Clear", show=False),
+        Binding("a", "play_again", "Play again"),
         Binding("n", "new_game", "New game", show=False),
         Binding("q", "quit_game", "Quit"),
     ]
@@ -127,6 +129,11 @@ class TableScreen(Board):
                                  message)
         return message
 
+    def prompt(self) -> str:
+        if self.session.finished:
+            return f"{super().prompt()} — a: play again · n: a new set-up · q: quit"
+        return super().prompt()
+
     # -- the flow of the game ---------------------------------------------------------------------
 
     def advance(self) -> None:
@@ -141,7 +148,8 @@ class TableScreen(Board):
         if self.sheets:
             self.update_table()
             index = self.sheets.pop(0)
-            self.ask(self.sheet_screen(session.state(self.reader()), index), self.sheet_closed)
+            self.ask(self.sheet_screen(session.state(self.reader()), index),
+                     partial(self.sheet_closed, index))
             return
         if session.finished:
             self.update_table()
@@ -222,15 +230,20 @@ class TableScreen(Board):
             self.viewer = None
         self.advance()
 
-    def sheet_closed(self, choice: str | None) -> None:
+    def sheet_closed(self, index: int, choice: str | None) -> None:
         if choice == "again":
             self.app_call("play_again")
         elif choice == "setup":
             self.app_call("open_setup")
         elif choice == "quit":
-            self.action_quit_game()
+            self.action_quit_game(partial(self.sheet_again, index))
         else:
             self.advance()
+
+    def sheet_again(self, index: int) -> None:
+        """Quitting was not confirmed over the sheet of deal ``index``: show it again."""
+        self.sheets.insert(0, index)
+        self.advance()
 
     def app_call(self, name: str) -> None:
         getattr(self.app, name)(self.session.settings)
@@ -261,6 +274,8 @@ class TableScreen(Board):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "undo":
             return len(self.session.people) == 1 and self.session.undo_refusal() is None
+        if action == "play_again":
+            return self.session.finished
         return super().check_action(action, parameters)
 
     # -- what the move keys (keys.MoveKeys) ask of this screen ------------------------------------
@@ -324,9 +339,27 @@ class TableScreen(Board):
     def action_new_game(self) -> None:
         self.app_call("open_setup")
 
-    def action_quit_game(self) -> None:
+    def action_quit_game(self, stay: Callable[[], None] | None = None) -> None:
+        """Save and quit; asked first while the game is on (``stay``: what follows a no)."""
+        if self.session.finished:
+            self.quit_now()
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.quit_now()
+            elif stay is not None:
+                stay()
+        self.app.push_screen(ConfirmScreen(
+            "Quit this game?", "It is saved as it stands: rummy500 play --resume continues it.",
+            "save and quit"), answered)
+
+    def quit_now(self) -> None:
         self.session.save()
         self.app.exit(self.session)
+
+    def action_play_again(self) -> None:
+        self.app_call("play_again")
 
     # -- the widgets' messages --------------------------------------------------------------------
 
@@ -337,6 +370,7 @@ class TableScreen(Board):
             return
         if self.act(text):
             event.input.value = ""
+            self.hand.focus()  # the keys (and the key bar) work again
         else:
             event.input.select_all()
 
