@@ -208,14 +208,17 @@ def hand_faces(game: Game, seat: int) -> list[str]:
 
 def knowable(game: Game, seat: int | None) -> set[str]:
     """The faces ``seat`` may know now: its own hand and what is public (pile, melds, this
-    deal's history, the cards each seat was left with at the end of a finished deal), from
-    the engine's true game, not from anything the server renders."""
+    deal's history, the cards each seat was left with at the end of a finished deal and
+    the melds as they lay then), from the engine's true game, not from anything the server
+    renders."""
     if not game.deals:
         return set()
     deal = game.deal
     faces = set(hand_faces(game, seat)) if seat is not None else set()
     for finished in game.deals[: len(game.results)]:
         faces |= {face_text(card) for hand in finished.hands for card in iter_bits(hand)}
+        faces |= {face_text(table_card.card) for meld in finished.melds
+                  for table_card in meld.cards}
     faces |= {face_text(card) for card in deal.pile}
     faces |= {face_text(table_card.card) for meld in deal.melds for table_card in meld.cards}
     for move in deal.moves:

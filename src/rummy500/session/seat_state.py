@@ -148,6 +148,20 @@ class SheetLine(Written, frozen=True):
                    _get(data, "text", str, where))
 
 
+class TableMeld(Written, frozen=True):
+    id: str
+    cards: tuple[str, ...]
+    """In the meld's order (a run low to high); a wild joker as ``*=6h``."""
+    by: tuple[int, ...]
+    """The seat that laid each card."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TableMeld:
+        where = "a meld"
+        return cls(_get(data, "id", str, where), _texts(data, "cards", where),
+                   _ints(data, "by", where))
+
+
 def sheet_summary(deal: int, ended: str, sides: Sequence[str], scores: Sequence[int]) -> str:
     """A deal's end in one line, as the log says it: how it ended, each side's score."""
     said = ", ".join(f"{name} {signed(score)}" for name, score in zip(sides, scores, strict=False))
@@ -177,6 +191,8 @@ class DealSheet(Written, frozen=True):
     """Each side's name, as the reader says it (``You & Cat``)."""
     last: bool = False
     """The sheet that ended the game."""
+    melds: tuple[TableMeld, ...] = ()
+    """The melds as they lay when the deal ended (shown on the table until the next deal)."""
 
     def side_lines(self, side: int) -> list[SheetLine]:
         return [line for line in self.lines if line.side == side]
@@ -196,21 +212,8 @@ class DealSheet(Written, frozen=True):
                    scores, _ints(data, "totals_after", where),
                    tuple(tuple(hand) for hand in hands), _ints(data, "melded", where),
                    _ints(data, "in_hand", where), _get(data, "standing", str, where),
-                   sides, bool(data.get("last", False)))
-
-
-class TableMeld(Written, frozen=True):
-    id: str
-    cards: tuple[str, ...]
-    """In the meld's order (a run low to high); a wild joker as ``*=6h``."""
-    by: tuple[int, ...]
-    """The seat that laid each card."""
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> TableMeld:
-        where = "a meld"
-        return cls(_get(data, "id", str, where), _texts(data, "cards", where),
-                   _ints(data, "by", where))
+                   sides, bool(data.get("last", False)),
+                   tuple(TableMeld.from_json(m) for m in _objects(data, "melds", where)))
 
 
 class SeatInfo(Written, frozen=True):

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..cards import JOKER, face_of, face_str, iter_bits, sort_key
+from ..cards import JOKER
 from ..deal import Deal
 from ..game import Game
 from ..melds import RUN, Meld
 from ..narrate import YOU
 from ..results import score_lines
 from ..scoring import Points, points_for
+from .faces import hand_faces, table_meld
 from .seat_state import DealSheet, SheetLine, sheet_summary
 from .words import ending_words, side_label, standing_words
 
@@ -48,10 +49,6 @@ def doubled_points(meld: Meld, points: Points) -> tuple[int, int]:
                                 high_ace=meld.kind == RUN and ace and not low)
     laid = sum(card.points for card in first)
     return first[0].seat, base if base and laid == 2 * base else 0
-
-
-def _hand_faces(hand: int) -> tuple[str, ...]:
-    return tuple(face_str(face_of(card)) for card in sorted(iter_bits(hand), key=sort_key))
 
 
 def sheet_lines(game: Game, deal: Deal, index: int, names: Sequence[str]) -> list[SheetLine]:
@@ -104,13 +101,13 @@ def deal_sheet(game: Game, names: Sequence[str], index: int, reader: int | None)
                               winner=game.winner if last else None,
                               margin=game.margin if last else 0, deals_played=index + 1,
                               stopped=game.stopped if last else "")
-    hands = tuple(_hand_faces(hand) for hand in deal.hands)
+    hands = tuple(hand_faces(hand) for hand in deal.hands)
     ended = ending_words(deal, result, shown)
     labels = tuple(side_label(rules, shown, side) for side in range(sides))
     return DealSheet(index + 1, result.went_out, ended,
                      sheet_summary(index + 1, ended, labels, scores), tuple(lines), scores,
                      tuple(totals), hands, tuple(result.melded), tuple(result.in_hand),
-                     standing, labels, last)
+                     standing, labels, last, tuple(table_meld(meld) for meld in deal.melds))
 
 
 __all__ = ["deal_sheet", "doubled_points", "reader_names", "sheet_lines"]

@@ -139,6 +139,10 @@ export interface DealSheet {
    * The sheet that ended the game.
    */
   last: boolean;
+  /**
+   * The melds as they lay when the deal ended (shown on the table until the next deal).
+   */
+  melds: TableMeld[];
 }
 
 export interface SheetLine {
