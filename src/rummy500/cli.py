@@ -16,6 +16,7 @@ COMMANDS = {
     "rules": ("rules_cmd", "list the presets and every rule option"),
     "simulate": ("simulate", "play deals between computer players and sum them up"),
     "replay": ("replay_cmd", "replay a game record and print the game"),
+    "review": ("review_cmd", "review a game: where each deal's points were won and lost"),
     "pad": ("pad_cmd", "score a game played with real cards from its score pad's file"),
     "watch": ("watch", "watch computer players play a game, move by move"),
     "tournament": ("tournament_cmd", "measure computer players against each other"),

@@ -48,13 +48,19 @@ def doing(deal: Deal, move: Move) -> str:
     return move.describe()  # pragma: no cover - every kind is told above
 
 
-def put_down(deal: Deal, move: Move) -> str:
-    """The cards ``move`` (a meld or a lay-off) would put on the table."""
+def put_down(deal: Deal, move: Move) -> tuple[str, int]:
+    """The cards ``move`` (a meld or a lay-off) would put on the table: in words, and as
+    a set of cards."""
     after = deal.copy()
     after.play(move, check=False)
     if move.kind in (MELD, RUMMY_MELD):
-        return meld_text(after.melds[-1])
-    return card_text(after.melds[move.meld - 1].cards[-1].card)
+        meld = after.melds[-1]
+        cards = 0
+        for table_card in meld.cards:
+            cards |= 1 << table_card.card
+        return meld_text(meld), cards
+    card = after.melds[move.meld - 1].cards[-1].card
+    return card_text(card), 1 << card
 
 
 def choice(deal: Deal, played: Move, best: Move) -> str:
@@ -63,10 +69,21 @@ def choice(deal: Deal, played: Move, best: Move) -> str:
     played_words, best_words = doing(deal, played), doing(deal, best)
     table = (MELD, LAYOFF)
     if played.kind == DISCARD and best.kind in table:
-        played_words = f"keeping {put_down(deal, best)} in hand and {played_words}"
+        played_words = _keeping(deal, best, played, played_words)
     elif best.kind == DISCARD and played.kind in table:
-        best_words = f"keeping {put_down(deal, played)} in hand and {best_words}"
+        best_words = _keeping(deal, played, best, best_words)
     return f"{played_words} in place of {best_words}"
+
+
+def _keeping(deal: Deal, put: Move, discard: Move, words: str) -> str:
+    """``words`` (of ``discard``) after the cards ``put`` would have put down and the
+    discard keeps in hand, when it keeps them all."""
+    text, cards = put_down(deal, put)
+    after = deal.copy()
+    after.play(discard, check=False)
+    if cards >> after.pile[-1] & 1:
+        return words
+    return f"keeping {text} in hand and {words}"
 
 
 __all__ = ["choice", "doing", "turn_number"]
