@@ -20,6 +20,7 @@ from joinkit import message, play_turns_until, screen_of, until
 from rummy500.cards import parse_face
 from rummy500.cli import main
 from rummy500.client import TableConnection, split_table_url
+from rummy500.commands import terminal_check
 from rummy500.commands.play_join import join
 from rummy500.session.seat_state import SeatState, TableMeld
 from rummy500.tui.board import hand_keys
@@ -319,7 +320,8 @@ def test_join_with_local_set_up_flags_is_refused(capsys: pytest.CaptureFixture[s
 
 
 def test_join_errors_are_one_line(capsys: pytest.CaptureFixture[str], serve: ServerProcess,
-                                  tmp_path: Path) -> None:
+                                  tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(terminal_check, "no_terminal", lambda: None)  # as in a terminal
     where = ("--save-dir", str(tmp_path))
     assert "not a table link" in refused(capsys, "--join", "http://127.0.0.1/x", *where)
     with socket.socket() as probe:

@@ -29,6 +29,7 @@ from ..session.settings import (
     parse_options,
     parse_seats,
 )
+from . import terminal_check
 from .options import add_rule_arguments, failure
 from .program import program
 
@@ -107,12 +108,8 @@ def setup_given(args: argparse.Namespace) -> list[str]:
             if getattr(args, name, None) not in (None, False)]
 
 
-def prepare(args: argparse.Namespace) -> PlayApp | str:
-    """The app the command line asks for, or the message saying why it cannot start.
-
-    The app holds the save folder's lock (released when it closes); a message means
-    the lock is not held.
-    """
+def checked(args: argparse.Namespace) -> TableSettings | str:
+    """The set-up the command line asks for, or the message saying why it cannot be."""
     given = setup_given(args) if args.resume else []
     if given:
         return (f"--resume continues the saved game as it was set up: {', '.join(given)} "
@@ -123,6 +120,18 @@ def prepare(args: argparse.Namespace) -> PlayApp | str:
         return str(error)
     if not 0 <= args.delay <= MAX_DELAY:
         return f"--delay must be a number of seconds from 0 to {MAX_DELAY:g}"
+    return settings
+
+
+def prepare(args: argparse.Namespace) -> PlayApp | str:
+    """The app the command line asks for, or the message saying why it cannot start.
+
+    The app holds the save folder's lock (released when it closes); a message means
+    the lock is not held.
+    """
+    settings = checked(args)
+    if isinstance(settings, str):
+        return settings
     store = SaveStore(data_dir(args.save_dir))
     try:
         app = _open(args, settings, store)
@@ -170,6 +179,12 @@ def run(args: argparse.Namespace) -> int:
         from .play_join import run_join
 
         return run_join(args)
+    problem = checked(args)
+    if isinstance(problem, str):
+        return fail(problem)
+    no_terminal = terminal_check.no_terminal()
+    if no_terminal is not None:  # before anything is saved
+        return fail(no_terminal)
     app = prepare(args)
     if isinstance(app, str):
         return fail(app)

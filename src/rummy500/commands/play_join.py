@@ -20,6 +20,7 @@ from ..extras import require
 from ..rules import rules_from_record
 from ..session.saves import data_dir
 from ..tui.tokens import HeldSeat, Joined, SeatTokens
+from . import terminal_check
 from .options import failure
 from .program import program
 
@@ -125,11 +126,18 @@ async def join(url: str, directory: Path, seat: int | None = None,
     summary = await _summary(api, table)
     tokens = SeatTokens(directory)
     held = tokens.get(base, table)
+    said = ""
     if held is not None and seat is not None and held.seat != seat:
+        said = (f"This terminal held seat {held.seat} at this table: seat {seat} is taken as "
+                f"--seat asks, and seat {held.seat} is left to the table.")
         held = None
     if held is not None and not await _still_valid(base, table, held.token):
         tokens.forget(base, table)
         held = None
+    if held is not None and name is not None and name != held.name:
+        said = (f"You sit at seat {held.seat} again, the seat this terminal took before"
+                + (f", as {held.name}" if held.name else "") + f": --name {name} is not "
+                "used (a seat's name is given when it is taken; --seat N takes another).")
     if held is None:
         held = await _take(api, table, summary, seat, name)
         try:
@@ -142,7 +150,7 @@ async def join(url: str, directory: Path, seat: int | None = None,
     except Exception as error:  # a server of another version: say so in one line
         raise JoinError(f"the table's rules cannot be read: {error}") from None
     return Joined(base, table, held.seat, held.token, rules, int(summary["players"]),
-                  SeatTokens.key(base, table), directory)
+                  SeatTokens.key(base, table), directory, said)
 
 
 def prepare_join(args: argparse.Namespace) -> RemoteApp | str:
@@ -150,6 +158,9 @@ def prepare_join(args: argparse.Namespace) -> RemoteApp | str:
     problem = conflicts(args)
     if problem is not None:
         return problem
+    no_terminal = terminal_check.no_terminal()
+    if no_terminal is not None:  # before a seat is taken
+        return no_terminal
     try:
         joined = asyncio.run(join(args.join, data_dir(args.save_dir), args.seat, args.name))
     except JoinError as error:
@@ -164,6 +175,8 @@ def run_join(args: argparse.Namespace) -> int:
     app = prepare_join(args)
     if isinstance(app, str):
         return failure("play", app)
+    if app.joined.said:
+        print(app.joined.said)
     app.run()
     joined = app.joined
     if app.unknown_seat:

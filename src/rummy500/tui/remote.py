@@ -55,6 +55,8 @@ class RemoteTableScreen(LinkedSeatScreen):
 
     def on_mount(self) -> None:  # after it, Textual calls the board's own on_mount
         self.log_line(f"Table {self.joined.url}, seat {self.joined.seat}.")
+        if self.joined.said:
+            self.log_line(self.joined.said)
         self.update_table()
         self.run_worker(self.keep_connected(), group="socket", exclusive=True)
         self.set_interval(1.0, self.tick)

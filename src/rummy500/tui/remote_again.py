@@ -80,7 +80,7 @@ class NextGame:
             return
         table, seat = held
         self.follow(dataclasses.replace(joined, table=table, seat=seat.seat, token=seat.token,
-                                        url=SeatTokens.key(joined.base, table)))
+                                        url=SeatTokens.key(joined.base, table), said=""))
 
     async def _seat_at_next(self, joined: Joined) -> tuple[str, HeldSeat] | None:
         tokens = SeatTokens(joined.directory) if joined.directory is not None else None

@@ -44,6 +44,8 @@ class Joined:
     url: str
     directory: Path | None = None
     """Where this terminal keeps its seat tokens (:class:`SeatTokens`)."""
+    said: str = ""
+    """What was done otherwise than the command line asked, and why (for the log)."""
 
 
 class SeatTokens:
