@@ -11,8 +11,9 @@ import { build } from 'esbuild';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const STATIC = join(ROOT, 'src/rummy500/web/static');
-/** The pages' entry modules: table.html, index.html (lobby), replay.html (settings, replay). */
-const ENTRIES = ['table', 'lobby', 'replay', 'settings'];
+/** The pages' entry modules: table.html, index.html (lobby), replay.html (settings, replay),
+ * pad.html (pad/pad.js, written as dist/pad.js). */
+const ENTRIES = ['table', 'lobby', 'replay', 'settings', 'pad/pad'];
 
 const outdir = resolve(process.argv[2] || join(STATIC, 'dist'));
 mkdirSync(outdir, { recursive: true });
@@ -41,7 +42,7 @@ for (const file of built.outputFiles) {
   if (file.path.endsWith('.map')) {
     const map = JSON.parse(text);
     map.sources = map.sources.map(
-      (/** @type {string} */ source) => relative(join(STATIC, 'js'), resolve(outdir, source)));
+      (/** @type {string} */ source) => relative(join(STATIC, 'js'), resolve(dirname(file.path), source)));
     map.sourceRoot = '/static/js/';
     text = `${JSON.stringify(map)}\n`;
   }

@@ -213,7 +213,9 @@ def _replay_window(request: Request) -> RateWindow:
 
 def page_routes() -> list[BaseRoute]:
     """Every route of the browser table, for the server's application to include."""
-    return list(routes)
+    from .pad_page import pad_routes  # here: it builds on this module's helpers
+
+    return [*routes, *pad_routes]
 
 
 routes: list[BaseRoute] = [
