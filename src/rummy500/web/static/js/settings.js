@@ -13,15 +13,16 @@ const KEY = 'rummy500.settings';
  * @property {'auto' | 'dark' | 'light'} theme auto follows the system's
  * @property {'two' | 'four'} deck two colours, or four (♦ blue, ♣ green)
  * @property {boolean} firstGame the hint at every turn and a word on each control
+ * @property {'small' | 'normal' | 'large'} cardSize the cards' size beside what the screen allows
  */
 
 /** @type {Readonly<Settings>} */
 export const DEFAULTS = Object.freeze({
-  motion: true, title: true, sound: false, vibrate: true, theme: 'auto', deck: 'two', firstGame: false,
+  motion: true, title: true, sound: false, vibrate: true, theme: 'auto', deck: 'two', firstGame: false, cardSize: 'normal',
 });
 
 /** @type {Record<string, readonly string[]>} */
-const CHOICES = { theme: ['auto', 'dark', 'light'], deck: ['two', 'four'] };
+const CHOICES = { theme: ['auto', 'dark', 'light'], deck: ['two', 'four'], cardSize: ['small', 'normal', 'large'] };
 
 /**
  * The settings stored as `text`, each one that is missing or not valid at its default.
@@ -91,14 +92,15 @@ export function onSettings(watch) {
   watchers.push(watch);
 }
 
-/** The theme and the deck's colours on the page (the style sheet reads them). */
+/** The theme, the deck's colours and the cards' size on the page (the style sheets read them). */
 export function applyLooks() {
   if (typeof document === 'undefined') return;
-  const { theme, deck } = allSettings();
+  const { theme, deck, cardSize } = allSettings();
   const root = document.documentElement;
   if (theme === 'auto') delete root.dataset.theme;
   else root.dataset.theme = theme;
   root.dataset.deck = deck;
+  root.dataset.cards = cardSize;
 }
 
 applyLooks();

@@ -18,6 +18,7 @@ import { allSettings, setSetting } from './settings.js';
 const FIELDS = [
   { name: 'theme', label: 'Theme', choices: [['auto', 'As the system is set'], ['dark', 'Dark (green felt)'], ['light', 'Light']] },
   { name: 'deck', label: 'Card colours', choices: [['two', 'Two colours: ♥ ♦ red, ♠ ♣ black'], ['four', 'Four colours: ♦ blue, ♣ green']] },
+  { name: 'cardSize', label: 'Card size', help: 'The cards grow with the screen; this makes them smaller or larger still.', choices: [['small', 'Small'], ['normal', 'Normal'], ['large', 'Large']] },
   { name: 'motion', label: 'Cards move', help: 'Never when the system asks for reduced motion.' },
   { name: 'title', label: 'On your turn, the tab’s title and icon change' },
   { name: 'sound', label: 'On your turn, a short chime' },

@@ -1,5 +1,6 @@
-// The seats around the table (name, side, dealer, cards in hand, points on the table, who is
-// here) and the status line saying whose turn it is and what they may do.
+// The seats around the table, each panel in its place (around.js: the viewer at the foot, the
+// seat opposite at the top), saying name, side, dealer, cards in hand, points on the table, who
+// is here; and the status line saying whose turn it is and what they may do.
 
 import { seatBadge } from '../board.js';
 import { cardBack, pretty } from '../cards.js';
@@ -8,6 +9,7 @@ import { sideOfSeat, standing } from '../words.js';
 import { shortMove } from '../recent.js';
 import { dealNumber, model, myTurn, who } from './model.js';
 import { lastMoveOf } from './recent.js';
+import { narrowGrid, seatPlaces, wideGrid } from './around.js';
 
 /** @typedef {import('../protocol.js').SeatEntry} SeatEntry */
 /** @typedef {import('../protocol.js').TableState} TableState */
@@ -31,13 +33,17 @@ export function renderPlayers() {
   const sides = model.sides;
   const box = $('#players');
   box.replaceChildren();
-  // Five seats and more: narrower panels, in one row on a desktop (style.css).
+  // Five seats and more: narrower panels (seats.css).
   box.classList.toggle('many', s.players >= 5);
+  setTableGrid(s.players);
+  const areas = new Map(seatPlaces(s.players, me).map((place) => [place.seat, place]));
+  // Read in the order of play from the viewer's left, the viewer last.
   const order = [];
   const start = me === null ? 0 : (me + 1) % s.players;
   for (let i = 0; i < s.players; i += 1) order.push((start + i) % s.players);
   const mySide = me === null ? -1 : sideOfSeat(me, sides);
   for (const seat of order) {
+    const place = areas.get(seat);
     /** @type {SeatEntry} */
     const entry = (s.seats || [])[seat] || {};
     const side = sideOfSeat(seat, sides);
@@ -51,11 +57,11 @@ export function renderPlayers() {
     const turn = s.turn === seat && !s.over;
     const count = s.hand_sizes[seat];
     const last = lastMoveOf(seat);
-    box.append(h('div', {
+    const panel = h('div', {
       class: `player${turn ? ' turn' : ''}${seat === me ? ' me' : ''}${partner ? ' partner' : ''}${entry.connected === false && entry.kind !== 'bot' ? ' away' : ''}`,
       'aria-label': `${model.names[seat]}${seat === me ? ' (you)' : ''}: ${plural(count, 'card')} in hand, ${s.credit[seat]} on the table${turn ? ', to play' : ''}; ${presence}${last ? `; last move: ${shortMove(last)}` : ''}`,
       role: 'group',
-      dataset: { seat: String(seat) },
+      dataset: { seat: String(seat), at: place ? place.side : '' },
     },
     h('div', { class: 'player-head' }, seatBadge(seat, model.marks, model.names), h('span', { class: 'player-name' }, model.names[seat]), turn ? h('span', { class: 'turn-mark', 'aria-hidden': 'true' }, '▶') : null),
     h('div', { class: 'player-tags' }, tags),
@@ -64,8 +70,24 @@ export function renderPlayers() {
       h('span', { class: 'credit', title: 'points on the table this deal' }, String(s.credit[seat]), h('span', { class: 'word' }, ' on the table'))),
     h('div', { class: 'last-move', title: last ? `last move: ${shortMove(last)}` : null },
       last ? shortMove(last) : (turn ? 'to play' : '')),
-    h('div', { class: `presence ${entry.kind === 'bot' ? 'bot' : entry.connected ? 'here' : 'gone'}`, title: presence }, presence)));
+    h('div', { class: `presence ${entry.kind === 'bot' ? 'bot' : entry.connected ? 'here' : 'gone'}`, title: presence }, presence));
+    // Set through the style object: the page's policy refuses style attributes.
+    if (place) panel.style.gridArea = place.panel;
+    box.append(panel);
   }
+}
+
+/**
+ * The table's grid for `players` seats, on a wide screen and on a phone (seats.css reads them).
+ * @param {number} players
+ */
+function setTableGrid(players) {
+  const board = $('#play > .board');
+  if (!board || board.dataset.players === String(players)) return;
+  board.dataset.players = String(players);
+  board.classList.add('around');
+  board.style.setProperty('--wide-areas', wideGrid(players));
+  board.style.setProperty('--narrow-areas', narrowGrid(players));
 }
 
 /** @param {TableState} s */
