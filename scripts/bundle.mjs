@@ -12,8 +12,8 @@ import { build } from 'esbuild';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const STATIC = join(ROOT, 'src/rummy500/web/static');
 /** The pages' entry modules: table.html, index.html (lobby), replay.html (settings, replay),
- * pad.html (pad/pad.js, written as dist/pad.js). */
-const ENTRIES = ['table', 'lobby', 'replay', 'settings', 'pad/pad'];
+ * pad.html (pad/pad.js, written as dist/pad.js), /learn (table.html's markup with learn.js). */
+const ENTRIES = ['table', 'lobby', 'replay', 'settings', 'learn', 'pad/pad'];
 
 const outdir = resolve(process.argv[2] || join(STATIC, 'dist'));
 mkdirSync(outdir, { recursive: true });

@@ -36,7 +36,7 @@ from ..server.apierror import ApiError
 from ..server.bodies import read_body, read_json
 from ..server.security import valid_id
 from ..session.words import rules_summary
-from . import replay_worker
+from . import learn, replay_worker
 from .page_files import PageFiles
 
 STATIC = Path(__file__).parent / "static"
@@ -73,6 +73,19 @@ async def table_page(request: Request) -> Response:
 
 async def replay_page(request: Request) -> Response:
     return _page("replay.html")
+
+
+async def learn_page(request: Request) -> Response:
+    """The guided first game: the table page, driven by its own script (js/learn.js)."""
+    body = (_page_body("table.html")
+            .replace(b"/static/dist/table.js", b"/static/dist/learn.js", 1)
+            .replace(b"</head>", b'<link rel="stylesheet" href="/static/learn.css">\n</head>', 1))
+    return Response(body, media_type="text/html; charset=utf-8",
+                    headers={"Cache-Control": "no-cache"})
+
+
+async def learn_steps(request: Request) -> Response:
+    return json_response(learn.first_game())
 
 
 def json_response(data: Any, status: int = 200) -> Response:
@@ -223,6 +236,8 @@ routes: list[BaseRoute] = [
     Route("/t/{table}", table_page, methods=["GET"]),
     Route("/t/{table}/replay", replay_page, methods=["GET"]),
     Route("/replay", replay_page, methods=["GET"]),
+    Route("/learn", learn_page, methods=["GET"]),
+    Route("/api/learn", learn_steps, methods=["GET"]),
     Route("/api/rules", rules_info, methods=["GET"]),
     Route("/api/rules/explain", explain_rules, methods=["POST"]),
     Route("/api/replay", replay_record, methods=["POST"]),

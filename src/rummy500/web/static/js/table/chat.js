@@ -1,24 +1,44 @@
 // Talk at the table: a chat panel beside the log, with the server's quick reactions. Lines
 // come as chat frames (and the table's last ones with each welcome, as state.chat); live
-// lines go into the log too. A spectator reads only. The server cleans what is said; the
-// page puts every text in as text.
+// lines go into the log too, and show for a few seconds as a bubble at the speaker's seat
+// (bubbles.js); on a phone, where the talk is in the drawer, the drawer's button counts the
+// lines not read yet (drawer.js). A spectator reads only. The server cleans what is said;
+// the page puts every text in as text. The reactions are drawn by the page (icons.js): the
+// emoji the server puts before a reaction's words are left out.
 
 import { $, h, scrollToEndSoon } from '../dom.js';
 import { logText, unseenLines } from '../talkwords.js';
+import { placeBubbles, showBubble, startBubbles } from './bubbles.js';
+import { noteUnread } from './drawer.js';
 import { onFrame } from './frames.js';
+import { reactionIcon } from './icons.js';
 import { say } from './log.js';
 import { model } from './model.js';
 import { sendFrame } from './outbox.js';
+import { afterRedraw } from './redraw.js';
 
 /** @typedef {import('../protocol.js').Frame} Frame */
 /** @typedef {import('../protocol.js').ChatLine} ChatLine */
 
-/** The server's reactions (docs/protocol.md), as the buttons show them. */
+/** The server's reactions (docs/protocol.md) and their words; their icons are icons.js's. */
 export const REACTIONS = /** @type {const} */ ([
-  ['hello', '👋', 'Hello'], ['nice', '👍', 'Nice'], ['wow', '😮', 'Wow'], ['oops', '😬', 'Oops'],
-  ['thinking', '🤔', 'Thinking'], ['laugh', '😄', 'Laugh'], ['hurry', '⏳', 'Your turn!'],
-  ['gg', '🤝', 'Good game'],
+  ['hello', 'Hello'], ['nice', 'Nice'], ['wow', 'Wow'], ['oops', 'Oops'],
+  ['thinking', 'Thinking'], ['laugh', 'Laugh'], ['hurry', 'Your turn!'], ['gg', 'Good game'],
 ]);
+
+/** Emoji and their joiners and variation selectors, left out of a reaction's text. */
+const PICTOGRAPHS = /[\p{Extended_Pictographic}\u{FE0F}\u{200D}\u{1F3FB}-\u{1F3FF}]/gu;
+
+/**
+ * A line's text as the page shows it: a reaction's words without the emoji the server puts
+ * before them (the page draws its icon), or the reaction's own words when nothing is left.
+ * @param {ChatLine} line
+ */
+export function shownText(line) {
+  if (!line.react) return line.text;
+  const words = line.text.replace(PICTOGRAPHS, '').trim();
+  return words || (REACTIONS.find(([what]) => what === line.react) || ['', line.react])[1];
+}
 export const CHAT_LIMIT = 200;
 const KEEP_LINES = 100;
 
@@ -50,10 +70,10 @@ function build() {
     } else note('Not connected: nothing was sent.');
   });
   const reactions = h('div', { class: 'reactions', role: 'group', 'aria-label': 'Quick reactions' },
-    REACTIONS.map(([what, face, words]) => h('button', {
+    REACTIONS.map(([what, words]) => h('button', {
       type: 'button', class: 'quiet reaction', dataset: { react: what }, title: words, 'aria-label': words,
       onclick: () => { const id = sendFrame({ type: 'react', what }); if (id) remember(id); },
-    }, face)));
+    }, reactionIcon(what))));
   const section = h('section', { id: 'chat', class: 'chat', 'aria-labelledby': 'chat-heading' },
     h('h2', { id: 'chat-heading' }, 'Talk'),
     // The lines scroll: a tab stop of their own, so that a keyboard reaches every line.
@@ -94,11 +114,16 @@ function showLine(line, live) {
   shown.add(line.n);
   const list = $('#chat-lines');
   const mineLine = line.seat === model.seat;
+  const text = shownText(line);
   list.append(h('li', { class: `chat-line${mineLine ? ' mine' : ''}${line.react ? ' react' : ''}`, dataset: { n: String(line.n), seat: String(line.seat) } },
-    h('span', { class: 'chat-name' }, line.name), ' ', h('span', { class: 'chat-text' }, line.text)));
+    h('span', { class: 'chat-name' }, line.name), ' ', line.react ? reactionIcon(line.react) : null,
+    line.react ? ' ' : null, h('span', { class: 'chat-text' }, text)));
   while (list.children.length > KEEP_LINES) list.firstElementChild?.remove();
   scrollToEndSoon(list);
-  if (live) say(logText(line), 'chat');
+  if (!live) return;
+  say(logText({ ...line, text }), 'chat');
+  showBubble(line.seat, text, line.react || undefined);
+  if (!mineLine) noteUnread();
 }
 
 /** @param {Frame} frame */
@@ -127,6 +152,9 @@ function onRefused(frame) {
 /** Builds the panel and listens to the table's talk. */
 export function startChat() {
   build();
+  startBubbles();
+  afterRedraw('table', placeBubbles);
+  afterRedraw('players', placeBubbles);
   onFrame('welcome', onWelcome);
   onFrame('chat', onChat);
   onFrame('refused', onRefused);

@@ -8,6 +8,10 @@ import { apiPath } from './address.js';
 import { model, myTurn } from './model.js';
 import { message } from './notices.js';
 import { send } from './outbox.js';
+import { clearMarks, markTargets, moveTargets } from './marks.js';
+import { afterRedraw } from './redraw.js';
+
+export const HINT_MARK = 'hint-mark';
 
 /** @typedef {{ seq: number, waiting: boolean, move?: string, reason?: string }} Hint */
 
@@ -29,6 +33,7 @@ export async function askHint() {
     renderHint();
   } catch (error) {
     hint = null;
+    clearMarks(HINT_MARK);
     message(`No hint: ${/** @type {Error} */ (error).message}`, 'refusal');
   }
 }
@@ -44,7 +49,22 @@ function renderHint() {
   const play = h('button', { type: 'button', class: 'primary' }, 'Play it');
   play.addEventListener('click', () => send(move));
   replace(box, h('p', { class: 'hint' }, h('strong', {}, 'Hint: '), `${describe(move)}. `, sentence(hint.reason || ''), ' ', play));
+  markHint();
   play.focus();
+}
+
+/** The cards (and the meld, or the stock) the hint means, marked on the table while it holds. */
+function markHint() {
+  if (hint && !hint.waiting && hint.move && hint.seq === model.seq) {
+    markTargets(moveTargets(hint.move), HINT_MARK, ', the hint means this');
+  } else clearMarks(HINT_MARK);
+}
+
+/** Marks the hint's cards again each time the table or the hand is drawn again. */
+export function startHintMarks() {
+  afterRedraw('table', markHint);
+  afterRedraw('hand', markHint);
+  afterRedraw('sort', markHint);
 }
 
 /**
@@ -52,7 +72,10 @@ function renderHint() {
  * @param {number} seq
  */
 export function forgetHintBefore(seq) {
-  if (hint && hint.seq !== seq) hint = null;
+  if (hint && hint.seq !== seq) {
+    hint = null;
+    clearMarks(HINT_MARK);
+  }
 }
 
 // The computer player's reason as a sentence of its own: a capital, a full stop.
