@@ -300,9 +300,10 @@ def public_event(event: Mapping[str, Any] | None) -> dict[str, Any] | None:
     return {key: event[key] for key in ("seat", "move", "deal", "dealer") if key in event}
 
 
-TABLE_FIELDS = ("next", "chat", "waiting_for", "pause_left", "clock", "can_undo")
+TABLE_FIELDS = ("next", "chat", "waiting_for", "pause_left", "clock", "can_undo", "bank",
+                "watchers")
 """What the server adds to a state beyond the engine's view of the seat: the next game,
-the talk and the pacing (docs/protocol.md)."""
+the talk, the pacing and how many watch (docs/protocol.md)."""
 
 
 def engine_part(state: Mapping[str, Any]) -> dict[str, Any]:

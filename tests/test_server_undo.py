@@ -41,7 +41,7 @@ async def my_turn(seat: TableConnection) -> None:
 def comparable(state: dict[str, Any]) -> dict[str, Any]:
     """A state without what changes with time or presence."""
     return {key: value for key, value in state.items()
-            if key not in ("seats", "clock", "pause_left", "chat")}
+            if key not in ("seats", "clock", "pause_left", "chat", "watchers")}
 
 
 QUIET = ("draw",)

@@ -17,7 +17,7 @@ VERSIONS = (V2, V3)
 """The versions a client may ask for in its hello: 2 (no ``"v"``) and 3."""
 LATEST = V3
 
-WAITING_FIELDS = ("waiting_for", "pause_left", "clock")
+WAITING_FIELDS = ("waiting_for", "pause_left", "clock", "bank", "watchers")
 """What a ``waiting`` frame changes in the state."""
 
 
@@ -54,8 +54,10 @@ def apply_frame(state: dict[str, Any], seq: int,
         state["seats"] = frame["seats"]
     elif kind == "next" and isinstance(frame.get("table"), str):
         state["next"] = frame["table"]
+    elif kind == "watchers" and isinstance(frame.get("watchers"), int):
+        state["watchers"] = frame["watchers"]
     elif kind == "waiting":
-        state.update({key: frame.get(key) for key in WAITING_FIELDS})
+        state.update({key: frame[key] for key in WAITING_FIELDS if key in frame})
     return state, seq
 
 

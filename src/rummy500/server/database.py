@@ -44,6 +44,7 @@ seats = Table(
     Column("token_hash", String(64), index=True),
     Column("kept_for", String(64)),
     Column("kept_until", Float),
+    Column("left_at", Float),
 )
 
 changes = Table(
@@ -54,6 +55,8 @@ changes = Table(
     Column("seat", Integer),
     Column("move", String(200)),
     Column("at", Float, nullable=False),
+    Column("standin", Integer),
+    Column("spent", Float),
 )
 
 chat = Table(

@@ -67,7 +67,7 @@ class Driver:
         hold, clock = 0.0, None
         if self.pacing is not None:
             self.pacing.announce(table)
-            hold, clock = self.pacing.holding(table), self.pacing.clock_left(table)
+            hold, clock = self.pacing.holding(table), self.pacing.time_left(table)
         if self.closing or table.status != PLAYING or not _someone_there(table):
             return
         seat = table.game.turn
@@ -116,7 +116,7 @@ class Driver:
 
             def mark(live: LiveTable) -> None:
                 if live.seats[seat].kind == PERSON:  # the clock ran out, or they are away
-                    live.words.stand_in(seat)
+                    live.playing_for = seat
                 if standin and seat not in live.standins:
                     live.standins.add(seat)
                     self.master.send_seats(live)

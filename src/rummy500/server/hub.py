@@ -25,11 +25,12 @@ from .connections import CLOSE_GOING_AWAY, Client, Connections
 from .driver import Driver
 from .guard import unreachable_database
 from .inbox import Inbox
+from .leaving import left_refusal
 from .live import LiveTable
 from .master import UNAVAILABLE, Master
 from .messages import Alive, AskPresence, Message, Present, Ready, Said
 from .pacing import Pacing
-from .presence import HEARTBEAT_S, LEASE_S, Presence
+from .presence import HEARTBEAT_S, LEASE_S, WATCHING, Presence
 from .security import valid_token
 from .settings import ServerSettings
 from .store import Store
@@ -73,6 +74,8 @@ class Hub:
         self.master.changed = self.driver.kick
         self.master.loaded = self._loaded
         self.master.extra_state = self.pacing.extras
+        self.master.overrun = self.pacing.overrun
+        self.pacing.watching = self.presence.watching
         self.inbox = Inbox()
         self._listen()
         self.tasks: set[asyncio.Task[Any]] = set()
@@ -141,6 +144,9 @@ class Hub:
             client.joined = True
             if seat is not None and self.presence.arrive(table.id, seat):
                 await self._presence_changed(table, seat)
+            elif seat is None:
+                self.presence.arrive(table.id, WATCHING)
+                await self._presence_changed(table, WATCHING)
             self.connections.add(client)
             client.send(self.master.welcome(table, client, chat))
 
@@ -162,19 +168,48 @@ class Hub:
         if table is not None:
             async with self.master.lock(table.id):
                 await self._depart(table, client)
-        elif client.seat is not None:
-            self.presence.depart(client.table_id, client.seat)
+        else:
+            self.presence.depart(client.table_id, WATCHING if client.seat is None
+                                 else client.seat)
         client.joined = False
+
+    async def _left(self, client: Client) -> None:
+        """The person of ``client``'s seat has left the table: each of their connections
+        here watches from now on (a welcome as a spectator's)."""
+        seat, table = client.seat, await self.master.table(client.table_id)
+        if table is None or seat is None:
+            return
+        chat = await self.talk.history(table.id)
+        async with self.master.lock(table.id):
+            for other in self.connections.of(table.id):
+                if other.seat == seat:
+                    await self._depart(table, other)
+                    other.seat = None
+                    self.presence.arrive(table.id, WATCHING)
+                    other.send(self.master.welcome(table, other, chat))
+            await self._presence_changed(table, WATCHING)
+
+    def watchers_changed(self, table: LiveTable) -> None:
+        """Someone began or stopped watching: everyone here is told how many watch."""
+        count = self.pacing.watchers(table)
+        self.connections.broadcast(table.id, {"type": "watchers", "seq": table.seq,
+                                              "watchers": count})
 
     async def _depart(self, table: LiveTable, client: Client) -> None:
         if client.seat is not None and self.presence.depart(table.id, client.seat):
             await self._presence_changed(table, client.seat)
+        elif client.seat is None:
+            self.presence.depart(table.id, WATCHING)
+            await self._presence_changed(table, WATCHING)
 
     async def _presence_changed(self, table: LiveTable, seat: int, *, tell: bool = True) -> None:
         """A seat's first connection here came or its last went (lock held)."""
         if tell:
             await self._notify(Present(table.id, self.process, seat,
                                        self.presence.local(table.id, seat)))
+        if seat == WATCHING:
+            self.watchers_changed(table)
+            return
         now = self.presence.connected(table.id, seat)
         if table.connected.get(seat, False) == now:
             return
@@ -191,6 +226,8 @@ class Hub:
         started = time.monotonic()
         if client.seat is None:
             outcome: Refusal | int = Refusal(NOT_SEATED, "a spectator cannot move")
+        elif gone := left_refusal(self.master.live.get(client.table_id), client.seat):
+            outcome = gone
         else:
             outcome = await _unless_away(
                 self.master.submit(client.table_id, client.seat, seq, text))
@@ -210,8 +247,10 @@ class Hub:
             if kind == "undo":  # counted with the moves refused (talk is no move)
                 metrics.refused(outcome.code)
             _refuse(client, client_id, outcome)
-        elif kind == "undo":
+        elif kind in ("undo", "leave"):
             client.send({"type": "ack", "id": client_id, "seq": outcome})
+            if kind == "leave":
+                await self._left(client)
 
     async def _talk_frame(self, client: Client, frame: dict[str, Any]) -> Refusal | int | None:
         table = await self.master.table(client.table_id)
@@ -227,6 +266,8 @@ class Hub:
                                        "continue or undo")
         if kind == "undo":
             return await self.master.take_back(self.talk_store, table.id, seat)
+        if kind == "leave":
+            return await self.master.leave(table.id, seat)
         async with self.master.lock(table.id):
             table = self.master.live.get(table.id) or table
             if await self.pacing.ready(table, seat, frame["deal"]):

@@ -49,6 +49,9 @@ class Seat:
     """At a Play again table: the token hash of the person this seat is kept for."""
     kept_until: float | None = None
     """Until when (Unix time) it is kept for them."""
+    left_at: float | None = None
+    """When the person of this seat left the table for good (Unix time): a computer
+    player (``bot``) plays it from then on, and its token acts no more."""
 
     @property
     def open(self) -> bool:
@@ -77,11 +80,17 @@ class Spec:
     """How long a finished deal's sheet holds the computer players (0: no pause)."""
     turn_s: float = 0.0
     """The turn clock: seconds a person has for a turn (0: no clock)."""
+    bank_s: float = 0.0
+    """Each person's time bank for the game: seconds spent when a turn outlasts its
+    clock, before the stand-in plays (0: none; only with a turn clock)."""
 
     def to_data(self) -> dict[str, Any]:
-        return {"rules": self.rules, "players": self.players, "seed": self.seed,
+        data = {"rules": self.rules, "players": self.players, "seed": self.seed,
                 "takeover_s": self.takeover_s, "seeded": self.seeded, "budget": self.budget,
                 "deal_pause_s": self.deal_pause_s, "turn_s": self.turn_s}
+        if self.bank_s:
+            data["bank_s"] = self.bank_s
+        return data
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Spec:
@@ -89,16 +98,32 @@ class Spec:
                    seed=int(data["seed"]), takeover_s=float(data.get("takeover_s", 60)),
                    seeded=bool(data.get("seeded", False)), budget=float(data.get("budget", 1.0)),
                    deal_pause_s=float(data.get("deal_pause_s", 0)),
-                   turn_s=float(data.get("turn_s", 0)))
+                   turn_s=float(data.get("turn_s", 0)),
+                   bank_s=float(data.get("bank_s", 0)))
 
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """One stored change: a seat's move, or (``seat`` and ``move`` None) a new deal."""
+    """One stored change: a seat's move, or (``seat`` and ``move`` None) a new deal, or
+    (``move`` :data:`LEFT`) the person of ``seat`` leaving the table for good."""
 
     seq: int
     seat: int | None = None
     move: str | None = None
+    standin: bool = False
+    """The stand-in made this move for the person of the seat (their clock ran out, they
+    were away, or they left): kept with the move so every process says it alike."""
+    spent: float = 0.0
+    """Seconds of the seat's time bank this move spent (the move that ended a turn that
+    outlasted its clock)."""
+
+    @property
+    def left(self) -> bool:
+        return self.move == LEFT
+
+
+LEFT = "left"
+"""The move of a stored change that says a person left the table."""
 
 
 @dataclass(slots=True)
@@ -119,12 +144,17 @@ class LiveTable:
     shared_seq: int = -1
     next_table: str | None = None
     """The table of the next game, once someone asked for one (``POST …/again``)."""
+    banks: list[float] = field(init=False)
+    """Each seat's time bank left (seconds), as the stored changes have spent it."""
+    playing_for: int | None = None
+    """The person seat whose next move the stand-in is about to make (:meth:`make`)."""
 
     def __post_init__(self) -> None:
         rules = rules_from_record(self.spec.rules)
         self.game = Game(rules, self.spec.players, rng=random.Random(self.spec.seed),
                          auto_deal=False)
         self.words = TableWords(self.game, [info.name for info in self.seat_infos()])
+        self.banks = [self.spec.bank_s] * self.spec.players
 
     @classmethod
     def rebuild(cls, table_id: str, spec: Spec, seats: list[Seat],
@@ -155,36 +185,61 @@ class LiveTable:
             self.words.rename([info.name for info in self.seat_infos()])
             self.words.deal_started()
             event = deal_event(len(self.game.deals), deal.dealer)
+        elif change.left:
+            assert change.seat is not None
+            self.words.left(change.seat)
+            event = {"seat": change.seat, "left": True}
         else:
             assert change.seat is not None
             if self.game.turn != change.seat:
                 raise RecordFormatError(
                     f"stored change {change.seq}: seat {change.seat} is not to move")
             move = parse_move(change.move)
+            if change.standin:
+                self.words.stand_in(change.seat)
             self.words.play(change.seat, move)
+            self._spend(change)
             event = move_event(change.seat, move)
         self.seq = change.seq
         return event
 
-    def _play_checked(self, change: Change, move: Move) -> dict[str, Any]:
-        """Make ``change``, the move ``move`` that :func:`check_move` has just allowed:
-        played without being parsed or checked again."""
-        assert change.seat is not None and change.seq == self.seq + 1
-        self.words.play(change.seat, move, check=False)
+    def _spend(self, change: Change) -> None:
+        if change.spent and change.seat is not None:
+            self.banks[change.seat] = max(0.0, self.banks[change.seat] - change.spent)
+
+    def _play_checked(self, seat: int, move: Move, overrun: float) -> Change:
+        """Make the move ``move`` of ``seat`` that :func:`check_move` has just allowed,
+        played without being parsed or checked again: its change (the stand-in's, if it
+        plays for the seat; spending ``overrun`` seconds of the seat's bank at most, if
+        the move ends the turn)."""
+        entry = self.seats[seat]
+        standin = self.playing_for == seat or entry.left_at is not None
+        self.playing_for = None
+        if standin:
+            self.words.stand_in(seat)
+        deal = self.game.deal
+        self.words.play(seat, move, check=False)
+        ended = deal.over or self.game.turn != seat or self.game.deal is not deal
+        spent = round(min(overrun, self.banks[seat]), 1) if ended and overrun > 0 else 0.0
+        change = Change(self.seq + 1, seat, str(move), standin, spent)
+        self._spend(change)
         self.seq = change.seq
-        return move_event(change.seat, move)
+        return change
 
     def make(self, seat: int, move: Move,
-             seen: Callable[[Change, dict[str, Any]], None] | None = None) -> list[Change]:
+             seen: Callable[[Change, dict[str, Any]], None] | None = None,
+             overrun: float = 0.0) -> list[Change]:
         """Make a move :func:`check_move` allowed (checked once: it is not checked again):
         its change, and the next deal's when it ends a deal.
-        ``seen`` hears each change and its event as the table stands right after it.
+        ``seen`` hears each change and its event as the table stands right after it;
+        ``overrun``: seconds the turn has outlasted its clock (spent from the seat's
+        bank if this move ends the turn).
 
         The table is changed in memory before the changes are stored: if storing them
         fails, drop this table and rebuild it from the database.
         """
-        made = [Change(self.seq + 1, seat, str(move))]
-        event = self._play_checked(made[0], move)
+        made = [self._play_checked(seat, move, overrun)]
+        event = move_event(seat, move)
         if seen is not None:
             seen(made[0], event)
         if self.game.deal.over and not self.game.finished:
@@ -193,6 +248,11 @@ class LiveTable:
             if seen is not None:
                 seen(made[1], event)
         return made
+
+    def leave_change(self, seat: int) -> Change:
+        """The change that says the person of ``seat`` left (made once stored, with the
+        seat given to a computer player: :meth:`apply`)."""
+        return Change(self.seq + 1, seat, LEFT)
 
     def start_change(self) -> Change | None:
         """The first deal, once every person seat is taken."""
@@ -226,7 +286,8 @@ class LiveTable:
         return [SeatInfo(seat.seat, seat.kind, seat.name or bot or f"Seat {seat.seat + 1}",
                          seat.kind == BOT or self.connected.get(seat.seat, False), seat.open,
                          seat.bot if seat.kind == BOT else None,
-                         STANDIN_BOT if seat.seat in self.standins else None, seat.kept())
+                         STANDIN_BOT if seat.seat in self.standins else None, seat.kept(),
+                         seat.left_at is not None)
                 for seat, bot in zip(self.seats, bots, strict=True)]
 
     def seats_json(self) -> list[dict[str, Any]]:
@@ -248,7 +309,7 @@ class LiveTable:
         """Whether ``seat`` may take its last move back now (:mod:`..session.undo_rule`):
         the only person at a table of computer players, in a game under way."""
         people = [entry.seat for entry in self.seats if entry.kind == PERSON]
-        if people != [seat] or self.status != PLAYING:
+        if people != [seat] or self.status != PLAYING or self.words.left_since_deal():
             return False
         deal = self.game.deal
         taken = moves_to_take_back(list(zip(deal.movers, deal.moves, strict=True)), seat,
@@ -267,7 +328,7 @@ class LiveTable:
             "seats": self.seats_json(), "status": self.status, "totals": list(self.game.totals),
             "deal": len(self.game.deals), "seq": self.seq, "takeover_s": self.spec.takeover_s,
             "deal_pause_s": self.spec.deal_pause_s, "turn_s": self.spec.turn_s,
-            "next": self.next_table,
+            "bank_s": self.spec.bank_s, "next": self.next_table,
         }
         if self.spec.seeded:
             summary["seeded"] = True
@@ -285,11 +346,15 @@ class LiveTable:
         seed = (spec.seed + 1) % SEED_LIMIT if spec.seeded else secrets.randbelow(SEED_LIMIT)
         new_spec = Spec(rules=dict(spec.rules), players=spec.players, seed=seed,
                         takeover_s=spec.takeover_s, seeded=spec.seeded, budget=spec.budget,
-                        deal_pause_s=spec.deal_pause_s, turn_s=spec.turn_s)
+                        deal_pause_s=spec.deal_pause_s, turn_s=spec.turn_s,
+                        bank_s=spec.bank_s)
         seats = []
         for entry in self.seats:
             taken = entry.seat == seat and entry.kind == PERSON
             keep = entry.kind == PERSON and not taken and entry.token_hash is not None
+            if entry.left_at is not None:  # a computer player, not the person who left
+                seats.append(Seat(entry.seat, BOT, entry.bot))
+                continue
             seats.append(Seat(entry.seat, entry.kind, entry.bot, entry.name,
                               token_hash if taken else None,
                               entry.token_hash if keep else None,
@@ -297,5 +362,5 @@ class LiveTable:
         return LiveTable(table_id, new_spec, seats)
 
 
-__all__ = ["BOT", "OVER", "PERSON", "PLAYING", "SEED_LIMIT", "STANDIN_BOT", "WAITING", "Change",
-           "LiveTable", "Seat", "Spec"]
+__all__ = ["BOT", "LEFT", "OVER", "PERSON", "PLAYING", "SEED_LIMIT", "STANDIN_BOT", "WAITING",
+           "Change", "LiveTable", "Seat", "Spec"]

@@ -21,7 +21,8 @@ from . import metrics
 from .connections import Client, Connections
 from .frames import Frames
 from .inbox import Inbox
-from .live import OVER, PLAYING, WAITING, Change, LiveTable, Seat, Spec
+from .leaving import why_not_leave
+from .live import OVER, PLAYING, STANDIN_BOT, WAITING, Change, LiveTable, Seat, Spec
 from .messages import Changed, NextTable
 from .presence import Presence
 from .security import new_table_id, new_token, token_hash
@@ -61,6 +62,8 @@ class Master:
         """Told when a table is read into memory (other processes are asked who is there)."""
         self.extra_state: Callable[[LiveTable], dict[str, Any]] = lambda table: {}
         """What every state of a table carries besides the game's (the pacing's fields)."""
+        self.overrun: Callable[[LiveTable, int], float] = lambda table, seat: 0.0
+        """Seconds a seat's turn has outlasted its clock (spent from its bank)."""
         self.stop_counting = metrics.before_render(self.count_tables)
 
     # -- memory -----------------------------------------------------------------------------
@@ -279,7 +282,7 @@ class Master:
                 before_store(table)
             rendered: list[dict[tuple[int | None, int], str]] = []
             made = table.make(seat, checked, lambda change, event: rendered.append(
-                self._render(table, change.seq)))
+                self._render(table, change.seq)), self.overrun(table, seat))
             try:
                 stored = await self.store.append(table_id, seq, made, table.status)
             except Exception as error:
@@ -303,6 +306,33 @@ class Master:
                 self._send_rendered(table, frames)
             self.changed(table)
             return made[0].seq
+
+    async def leave(self, table_id: str, seat: int) -> Refusal | int:
+        """The person of ``seat`` leaves the table for good (:mod:`.leaving`): the seq of
+        the change that says so, or a refusal."""
+        table = await self.table(table_id)
+        if table is None:
+            return Refusal("unknown_table", "this table no longer exists")
+        async with self.lock(table_id):
+            table = self.live.get(table_id) or await self._load(table_id)
+            if table is None:
+                return Refusal("unknown_table", "this table no longer exists")
+            refused = why_not_leave(table, seat)
+            if refused is not None:
+                return refused
+            entry, change = table.seats[seat], table.leave_change(seat)
+            assert entry.token_hash is not None
+            if not await self.store.leave(table_id, seat, entry.token_hash, change, STANDIN_BOT):
+                return Refusal(STALE, "the table moved on: read the latest state and try again")
+            table.seats = await self.store.seats_of(table_id)
+            table.standins.discard(seat)
+            table.connected.pop(seat, None)
+            table.apply(change)
+            self.last_local.add(table_id)
+            self.send_seats(table)
+            self.send_update(table, change.seq)
+            self.changed(table)
+            return change.seq
 
     async def catch_up(self, table: LiveTable) -> None:
         """Changes stored by other processes, applied and broadcast in order (lock held)."""
@@ -406,13 +436,17 @@ class Master:
         return frames
 
     def view(self, table: LiveTable, seat: int | None,
-             infos: Sequence[SeatInfo] | None = None) -> SeatState:
+             infos: Sequence[SeatInfo] | None = None,
+             extra: dict[str, Any] | None = None) -> SeatState:
         """``seat``'s state of ``table`` as clients get it (the pacing's keys with it);
-        ``infos``: the table's seats, when already made for another reader."""
-        extra = self.extra_state(table)
+        ``infos`` and ``extra`` (the pacing's keys): the table's, when already made for
+        another reader."""
+        if extra is None:
+            extra = self.extra_state(table)
         waiting = extra.get("waiting_for")
         return table.view(seat, infos, waiting_for=tuple(waiting or ()),
-                          pause_left=extra.get("pause_left"), clock=extra.get("clock"))
+                          pause_left=extra.get("pause_left"), clock=extra.get("clock"),
+                          bank=extra.get("bank"), watchers=extra.get("watchers", 0))
 
     def state_of(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
         """``seat``'s state of ``table`` as plain data (version 3's form)."""
@@ -439,10 +473,11 @@ class Master:
         frames = self.frames_of(table)
         frames.forget(set(readers))
         rendered: dict[tuple[int | None, int], str] = {}
-        infos = table.seat_infos()
+        infos, extra = table.seat_infos(), self.extra_state(table)
         for reader, versions in readers.items():
             told = table.event_for(reader) if event is None else event
-            made = frames.update(seq, reader, self.view(table, reader, infos), told, versions)
+            made = frames.update(seq, reader, self.view(table, reader, infos, extra), told,
+                                 versions)
             for version, text in made.items():
                 rendered[reader, version] = text
         return rendered

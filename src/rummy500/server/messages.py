@@ -145,7 +145,7 @@ def decode(payload: str) -> Message | None:
         return AskPresence(table, process)
     if kind == "present" and isinstance(process, str):
         seat, count = _int(data.get("s")), _int(data.get("n"))
-        if seat is not None and count is not None and 0 <= seat < 64 and count >= 0:
+        if seat is not None and count is not None and -1 <= seat < 64 and count >= 0:
             return Present(table, process, seat, count)
         return None
     if kind == "next" and isinstance(data.get("next"), str):

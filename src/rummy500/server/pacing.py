@@ -1,7 +1,13 @@
 """Pacing at a table: the pause after a deal (people read its sheet; the computer
 players wait until every connected person has said ``continue`` or ``deal_pause_s`` has
 passed) and the turn clock (``turn_s``: a person's turn is played by the stand-in when it
-runs out). What each state carries of them: ``waiting_for``, ``pause_left``, ``clock``.
+runs out, once the person's time bank, ``bank_s`` for the game, is spent). What each
+state carries of them: ``waiting_for``, ``pause_left``, ``clock``, ``bank``; and how many
+watch (``watchers``, the spectators connected here).
+
+A turn that outlasts its clock spends the seat's bank: the move that ends the turn
+stores the seconds it spent (:attr:`.live.Change.spent`), so every process and a restart
+count the same banks.
 
 Every process keeps its own account of a table's pacing from the changes it sees; the
 ``continue`` of each seat is stored and announced (:class:`.messages.Ready`), and a
@@ -19,7 +25,6 @@ another person is there to wait.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,7 +42,7 @@ class _Pace:
 
     deals: int = -1
     turn: tuple[int, int, int] | None = None
-    """(deal, turn number in the deal, seat) of the turn in play."""
+    """The turn in play (:func:`turn_key`)."""
     turn_since: float = 0.0
     pause_deal: int = 0
     """The finished deal whose sheet people are reading (0: none)."""
@@ -57,12 +62,14 @@ class _Pace:
 
 
 def turn_key(table: LiveTable) -> tuple[int, int, int]:
+    """The turn in play: (deal, the place in the deal's moves where it began, seat). Found
+    from the end of the moves, so its cost does not grow with the deal."""
     game = table.game
-    movers = game.deal.movers
-    number = 1 + sum(1 for a, b in itertools.pairwise(movers) if a != b)
-    if movers and movers[-1] != game.turn:
-        number += 1
-    return len(game.deals), number, game.turn
+    movers, seat = game.deal.movers, game.turn
+    began = len(movers)
+    while began and movers[began - 1] == seat:
+        began -= 1
+    return len(game.deals), began, seat
 
 
 class Pacing:
@@ -74,6 +81,8 @@ class Pacing:
         self.connections = connections
         self.now = clock
         self.tables: dict[str, _Pace] = {}
+        self.watching: Callable[[str], int] = lambda table_id: 0
+        """How many watch a table, in every process (:meth:`.presence.Presence.watching`)."""
 
     # -- following the game -----------------------------------------------------------------
 
@@ -178,12 +187,46 @@ class Pacing:
         now = self.now()
         if hold > 0:
             return hold + table.spec.turn_s
+        return max(0.0, self._turn_start(table) + table.spec.turn_s - now)
+
+    def _turn_start(self, table: LiveTable) -> float:
+        """When the turn in play's clock started (after the deal pause, if one held it)."""
         pace = self.tables[table.id]
         start = pace.turn_since
         if pace.pause_deal == len(table.game.deals) - 1 and pace.pause_deal:
             ended = min(pace.pause_until, pace.released or pace.pause_until)
             start = max(start, ended)
-        return max(0.0, start + table.spec.turn_s - now)
+        return start
+
+    def overrun(self, table: LiveTable, seat: int) -> float:
+        """Seconds the turn in play has outlasted its clock, for ``seat``'s move at a
+        table with a time bank (0 otherwise): what a move that ends the turn spends."""
+        if (table.spec.bank_s <= 0 or table.spec.turn_s <= 0 or table.status != PLAYING
+                or table.seats[seat].kind != PERSON or table.game.turn != seat):
+            return 0.0
+        if self.holding(table) > 0:
+            return 0.0
+        return max(0.0, self.now() - self._turn_start(table) - table.spec.turn_s)
+
+    def banks(self, table: LiveTable) -> list[float] | None:
+        """Each seat's bank left now (the seat to move's less what its turn has spent so
+        far); None at a table without a bank."""
+        if table.spec.bank_s <= 0 or table.spec.turn_s <= 0:
+            return None
+        banks = [round(bank, 1) for bank in table.banks]
+        seat = table.game.turn if table.status == PLAYING else None
+        if seat is not None:
+            banks[seat] = round(max(0.0, table.banks[seat] - self.overrun(table, seat)), 1)
+        return banks
+
+    def time_left(self, table: LiveTable) -> float | None:
+        """Seconds until the stand-in plays the turn in play: the clock, then the bank of
+        the seat to move (None: no clock runs)."""
+        clock = self.clock_left(table)
+        if clock is None:
+            return None
+        banks = self.banks(table)
+        return clock + (banks[table.game.turn] if banks else 0.0)
 
     def takeover_left(self, table: LiveTable) -> float:
         """Seconds until the stand-in takes over for the person to move, if they stay
@@ -200,8 +243,14 @@ class Pacing:
         self.tables[table.id].shown = tuple(waiting)
         hold = self.holding(table)
         clock = self.clock_left(table)
+        watchers = self.watchers(table)
         return {"waiting_for": waiting, "pause_left": round(hold, 1) if hold else None,
-                "clock": None if clock is None else round(clock, 1)}
+                "clock": None if clock is None else round(clock, 1),
+                "bank": self.banks(table), "watchers": watchers}
+
+    def watchers(self, table: LiveTable) -> int:
+        """How many watch ``table`` (spectators' connections, in every process)."""
+        return self.watching(table.id)
 
     # -- continue ---------------------------------------------------------------------------
 

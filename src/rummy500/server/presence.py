@@ -25,6 +25,8 @@ LEASE_S = 15.0
 """How long what a process said holds without a word from it: three heartbeats."""
 LAPSED_KEPT = 1000
 """Processes remembered as lapsed (so that their return is noticed)."""
+WATCHING = -1
+"""The seat the spectators' connections are counted under (how many watch a table)."""
 
 
 class Presence:
@@ -112,6 +114,11 @@ class Presence:
         remote = self._remote.get(table_id, {}).get(seat, {})
         return any(count > 0 for count in remote.values())
 
+    def watching(self, table_id: str) -> int:
+        """How many spectators' connections every process holds to the table."""
+        remote = self._remote.get(table_id, {}).get(WATCHING, {})
+        return self.local(table_id, WATCHING) + sum(remote.values())
+
     def forget_others(self, table_id: str) -> None:
         """Forget what other processes said of the table (they are asked again)."""
         self._remote.pop(table_id, None)
@@ -122,4 +129,4 @@ class Presence:
             self._remote.pop(table_id, None)
 
 
-__all__ = ["HEARTBEAT_S", "LEASE_S", "Presence"]
+__all__ = ["HEARTBEAT_S", "LEASE_S", "WATCHING", "Presence"]

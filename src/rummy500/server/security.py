@@ -342,9 +342,10 @@ def parse_frame(text: str) -> dict[str, Any] | BadFrame:
     return BadFrame("bad_frame", f"a frame needs a type: {FRAME_TYPES}")
 
 
-TALK_FRAMES = {"chat": "text", "react": "what", "continue": "deal", "undo": None}
+TALK_FRAMES = {"chat": "text", "react": "what", "continue": "deal", "undo": None,
+               "leave": None}
 """The frames of talk and pacing, and the field each carries besides its ``id``."""
-FRAME_TYPES = "hello, move, resync, ping, chat, react, continue or undo"
+FRAME_TYPES = "hello, move, resync, ping, chat, react, continue, undo or leave"
 
 
 def _talk_frame(kind: str, frame: dict[str, Any]) -> dict[str, Any] | BadFrame:

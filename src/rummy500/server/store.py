@@ -229,6 +229,32 @@ class Store:
                                                     seats=True)))
         return "ok", start
 
+    async def leave(self, table_id: str, seat: int, holder: str, left: Change,
+                    bot: str) -> bool:
+        """The person of ``seat`` (``holder`` their token's hash) leaves the table for good:
+        ``bot`` plays the seat from now on, their token acts no more, and ``left`` (the
+        change that says so) is stored after the table's last change, all or nothing.
+        False if the seat is not theirs or the table moved on first."""
+        now = time.time()
+        async with self.engine.connect() as conn:
+            moved = await conn.execute(_SET_SEQ, {"b_id": table_id, "b_after": left.seq - 1,
+                                                  "b_seq": left.seq, "b_status": PLAYING,
+                                                  "b_now": now})
+            if moved.rowcount != 1:
+                await conn.rollback()
+                return False
+            done = await conn.execute(
+                update(seats).where(seats.c.table_id == table_id, seats.c.seat == seat,
+                                    seats.c.token_hash == holder)
+                .values(kind=BOT, bot=bot, token_hash=None, left_at=now))
+            if done.rowcount != 1:
+                await conn.rollback()
+                return False
+            await self._insert_changes(conn, table_id, [left], now)
+            await self._notify(conn, encode(Changed(table_id, left.seq, seats=True)))
+            await conn.commit()
+        return True
+
     async def append(self, table_id: str, after: int, made: Sequence[Change],
                      status: str) -> bool:
         """Store ``made`` if the table's last change is still ``after``; False if not.
@@ -279,8 +305,7 @@ class Store:
             done = [one for one, ok in zip(batch, stored, strict=True) if ok]
             if done:
                 await conn.execute(changes.insert(), [
-                    {"table_id": one.table_id, "seq": c.seq, "seat": c.seat, "move": c.move,
-                     "at": now} for one in done for c in one.made])
+                    _change_row(one.table_id, c, now) for one in done for c in one.made])
                 if self.postgres:
                     await conn.execute(
                         text("SELECT pg_notify(:channel, p) "
@@ -315,9 +340,7 @@ class Store:
 
     async def _insert_changes(self, conn: AsyncConnection, table_id: str,
                               made: Sequence[Change], now: float) -> None:
-        await conn.execute(changes.insert(), [
-            {"table_id": table_id, "seq": c.seq, "seat": c.seat, "move": c.move, "at": now}
-            for c in made])
+        await conn.execute(changes.insert(), [_change_row(table_id, c, now) for c in made])
 
     async def _notify(self, conn: AsyncConnection, payload: str) -> None:
         if self.postgres:
@@ -427,14 +450,21 @@ class Store:
         result = await conn.execute(
             select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat))
         return [Seat(row.seat, row.kind, row.bot, row.name, row.token_hash, row.kept_for,
-                     row.kept_until) for row in result]
+                     row.kept_until, row.left_at) for row in result]
 
     async def _changes(self, conn: AsyncConnection, table_id: str, after: int) -> list[Change]:
         result = await conn.execute(
-            select(changes.c.seq, changes.c.seat, changes.c.move)
+            select(changes.c.seq, changes.c.seat, changes.c.move, changes.c.standin,
+                   changes.c.spent)
             .where(changes.c.table_id == table_id, changes.c.seq > after)
             .order_by(changes.c.seq))
-        return [Change(row.seq, row.seat, row.move) for row in result]
+        return [Change(row.seq, row.seat, row.move, bool(row.standin), row.spent or 0.0)
+                for row in result]
+
+
+def _change_row(table_id: str, change: Change, now: float) -> dict[str, Any]:
+    return {"table_id": table_id, "seq": change.seq, "seat": change.seat, "move": change.move,
+            "at": now, "standin": 1 if change.standin else None, "spent": change.spent or None}
 
 
 def _run_upgrade(conn: Connection, upgrade: Any) -> None:

@@ -1,7 +1,7 @@
 """A new table's set-up from the body of ``POST /api/tables``: rules, players, seats,
-``takeover_s``, ``deal_pause_s``, ``turn_s`` and (where the operator allows it) the seed,
-each checked; and the limits per address on making tables, a new one or a Play again
-table alike."""
+``takeover_s``, ``deal_pause_s``, ``turn_s``, ``bank_s`` and (where the operator allows
+it) the seed, each checked; and the limits per address on making tables, a new one or a
+Play again table alike."""
 
 from __future__ import annotations
 
@@ -23,6 +23,8 @@ DEAL_PAUSE_LIMIT = 600
 """The longest deal pause (``deal_pause_s``), in seconds."""
 TURN_LIMITS = (5, 3600)
 """The turn clock (``turn_s``) when on: from 5 seconds to an hour (0 is off)."""
+BANK_LIMIT = 3600
+"""The longest time bank (``bank_s``) of each person, in seconds."""
 
 
 def table_spec(data: dict[str, Any], *, allow_seeds: bool = False) -> tuple[Spec, list[Seat]]:
@@ -51,6 +53,10 @@ def table_spec(data: dict[str, Any], *, allow_seeds: bool = False) -> tuple[Spec
     if 0 < turn_s < TURN_LIMITS[0]:
         raise ApiError(400, "bad_turn_s", f"turn_s must be 0 (no clock) or from "
                        f"{TURN_LIMITS[0]} to {TURN_LIMITS[1]} seconds")
+    bank_s = _seconds(data, "bank_s", 0, BANK_LIMIT, "bad_bank_s")
+    if bank_s and not turn_s:
+        raise ApiError(400, "bad_bank_s", "bank_s needs a turn clock: it is spent once a turn's "
+                       "clock has run out (give turn_s, or a bank_s of 0)")
     seed = data.get("seed")
     if seed is not None and not allow_seeds:
         raise ApiError(400, "seeds_disabled", "this server shuffles every table itself: a "
@@ -62,7 +68,7 @@ def table_spec(data: dict[str, Any], *, allow_seeds: bool = False) -> tuple[Spec
     spec = Spec(rules=rules.to_record(), players=players,
                 seed=secrets.randbelow(SEED_LIMIT) if seed is None else seed,
                 takeover_s=float(takeover), seeded=seed is not None, deal_pause_s=pause,
-                turn_s=turn_s)
+                turn_s=turn_s, bank_s=bank_s)
     return spec, seats
 
 

@@ -70,6 +70,9 @@ def undo_target(table: LiveTable, seat: int, stored: Sequence[Change]) -> Refusa
     if table.status != PLAYING:
         return Refusal(UNDO_BLOCKED, "there is no game under way to take a move back in")
     deal_start = max((c.seq for c in stored if c.move is None), default=0)
+    if any(c.left for c in stored if c.seq > deal_start):
+        return Refusal(UNDO_BLOCKED, "a person left the table during this deal: its moves "
+                                     "are not taken back")
     moves = [(c.seat, parse_move(c.move)) for c in stored
              if c.seq > deal_start and c.seat is not None and c.move is not None
              and not is_undo(c)]
@@ -82,7 +85,7 @@ def undo_target(table: LiveTable, seat: int, stored: Sequence[Change]) -> Refusa
 def target_of(marker: Change, stored: Sequence[Change]) -> int:
     """The seq an undo marker takes the table back to: just before the last
     ``undone_count`` moves."""
-    moves = [c for c in stored if not is_undo(c)]
+    moves = [c for c in stored if not is_undo(c) and not c.left]
     return moves[-undone_count(marker)].seq - 1
 
 

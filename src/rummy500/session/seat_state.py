@@ -105,7 +105,8 @@ class Written(msgspec.Struct, frozen=True):
 
 class HistoryEntry(Written, frozen=True, omit_defaults=True):
     """A change of the deal in words: a seat's move (``seat``, ``move``; ``drawn`` for the
-    reader's own draw), or a new deal (``deal``, ``dealer``)."""
+    reader's own draw), a new deal (``deal``, ``dealer``), or the person of ``seat``
+    leaving the table for good (``left``)."""
 
     text: str
     seat: int | None = None
@@ -113,6 +114,7 @@ class HistoryEntry(Written, frozen=True, omit_defaults=True):
     drawn: str | None = None
     deal: int | None = None
     dealer: int | None = None
+    left: bool = False
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> HistoryEntry:
@@ -121,6 +123,8 @@ class HistoryEntry(Written, frozen=True, omit_defaults=True):
         if "move" in data:
             return cls(text, _get(data, "seat", int, where), _get(data, "move", str, where),
                        _get(data, "drawn", str, where, optional=True))
+        if data.get("left"):
+            return cls(text, seat=_get(data, "seat", int, where), left=True)
         return cls(text, deal=_get(data, "deal", int, where),
                    dealer=_get(data, "dealer", int, where, optional=True))
 
@@ -229,6 +233,9 @@ class SeatInfo(Written, frozen=True):
     """The computer player playing for a person who is away (``expert``), if one is."""
     kept: bool = False
     """An open seat kept for the person who held it at the game before (Play again)."""
+    left: bool = False
+    """The person of this seat left the table for good: a computer player (``bot``) plays
+    it, under their name, for the rest of the game."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SeatInfo:
@@ -236,7 +243,8 @@ class SeatInfo(Written, frozen=True):
         return cls(_get(data, "seat", int, where), _get(data, "kind", str, where),
                    _get(data, "name", str, where), bool(data.get("connected", True)),
                    bool(data.get("open", False)), _get(data, "bot", str, where, optional=True),
-                   _get(data, "standin", str, where, optional=True), bool(data.get("kept", False)))
+                   _get(data, "standin", str, where, optional=True), bool(data.get("kept", False)),
+                   bool(data.get("left", False)))
 
 
 class PublicTable(Written, frozen=True):
@@ -256,7 +264,7 @@ class PublicTable(Written, frozen=True):
 # -- the whole ---------------------------------------------------------------------------------
 
 
-TABLE_KEYS = ("next", "can_undo", "waiting_for", "pause_left", "clock")
+TABLE_KEYS = ("next", "can_undo", "waiting_for", "pause_left", "clock", "bank", "watchers")
 """The keys an online table adds to the engine's part of a state."""
 
 ABSENT_WHEN_NULL = ("hand", "legal", "can_undo")
@@ -264,7 +272,8 @@ ABSENT_WHEN_NULL = ("hand", "legal", "can_undo")
 seat not to move, a spectator's undo); version 3 leaves out only a spectator's ``hand`` and
 ``can_undo``, which never change."""
 
-NO_TABLE = {"next": None, "waiting_for": (), "pause_left": None, "clock": None}
+NO_TABLE = {"next": None, "waiting_for": (), "pause_left": None, "clock": None, "bank": None,
+            "watchers": 0}
 """The :data:`TABLE_KEYS` of a state that is not an online table's."""
 
 
@@ -299,6 +308,12 @@ class SeatState(PublicTable, frozen=True, kw_only=True, omit_defaults=True):
     """Seconds the sheet still holds the computer players (online tables)."""
     clock: float | None
     """Seconds left on the turn clock (online tables with one)."""
+    bank: tuple[float, ...] | None
+    """Each seat's time bank left, in seconds (online tables with one; else null): spent
+    once the turn clock has run out, the seat to move's already less what its turn has
+    spent."""
+    watchers: int
+    """How many people watch the table (spectators' connections)."""
 
     @property
     def public(self) -> PublicTable:
@@ -348,7 +363,9 @@ class SeatState(PublicTable, frozen=True, kw_only=True, omit_defaults=True):
             can_undo=None if can_undo is None else bool(can_undo),
             waiting_for=tuple(waiting),
             pause_left=_number(data, "pause_left", where),
-            clock=_number(data, "clock", where))
+            clock=_number(data, "clock", where),
+            bank=_numbers(data, "bank", where),
+            watchers=_count(data, "watchers", where))
 
 
 def _number(data: Mapping[str, Any], key: str, where: str) -> float | None:
@@ -358,6 +375,23 @@ def _number(data: Mapping[str, Any], key: str, where: str) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise StateFormatError(f"{where}: '{key}' should be a number, not {value!r:.40}")
     return float(value)
+
+
+def _numbers(data: Mapping[str, Any], key: str, where: str) -> tuple[float, ...] | None:
+    values = data.get(key)
+    if values is None:
+        return None
+    if not isinstance(values, list) or not all(
+            isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+        raise StateFormatError(f"{where}: '{key}' should be a list of numbers")
+    return tuple(float(v) for v in values)
+
+
+def _count(data: Mapping[str, Any], key: str, where: str) -> int:
+    value = data.get(key) or 0
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise StateFormatError(f"{where}: '{key}' should be a count, not {value!r:.40}")
+    return value
 
 
 def version2(data: dict[str, Any]) -> dict[str, Any]:

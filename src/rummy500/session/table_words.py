@@ -46,6 +46,7 @@ class _Said:
     drawn: str | None = None
     deal: int | None = None
     dealer: int | None = None
+    left: bool = False
 
 
 class TableWords:
@@ -92,6 +93,16 @@ class TableWords:
         number, dealer = len(self.game.deals), self.game.deal.dealer
         return _Said(None, None, f"Deal {number}: {WHO} deals.", f"Deal {number}: You deal.",
                      deal=number, dealer=dealer)
+
+    def left(self, seat: int) -> None:
+        """The person of ``seat`` has left the table for good: it is said so."""
+        rest = "a computer player plays {} for the rest of the game."
+        self._said.append(_Said(seat, None, f"{WHO} left the table: {rest.format('the seat')}",
+                                f"You left the table: {rest.format('your seat')}", left=True))
+
+    def left_since_deal(self) -> bool:
+        """Whether a person left the table during the deal in play."""
+        return any(said.left for said in self._said)
 
     def stand_in(self, seat: int) -> None:
         """The next move of ``seat`` (a person's) is the stand-in's: it is said so."""
@@ -147,11 +158,13 @@ class TableWords:
         return made
 
     def _tell(self, said: _Said, reader: int | None) -> HistoryEntry:
-        mover = said.seat if said.move is not None else said.dealer
+        mover = said.seat if said.move is not None or said.left else said.dealer
         if mover is not None and mover == reader:
             text = said.mine
         else:
             text = said.third.replace(WHO, self.names[mover] if mover is not None else "")
+        if said.left:
+            return HistoryEntry(text=text, seat=said.seat, left=True)
         if said.move is None:
             return HistoryEntry(text=text, deal=said.deal, dealer=said.dealer)
         return HistoryEntry(text=text, seat=said.seat, move=said.move,

@@ -315,8 +315,17 @@ async function create(event) {
     $('#turn-clock').focus();
     return;
   }
+  const bank = Number(field('#time-bank').value || 0);
+  if (!Number.isInteger(bank) || bank < 0 || bank > 3600 || (bank > 0 && clock === 0)) {
+    error.textContent = bank > 0 && clock === 0 && Number.isInteger(bank) && bank <= 3600
+      ? 'A time bank is spent when a turn clock runs out: set a turn clock, or a bank of 0.'
+      : 'The time bank is a whole number of seconds, from 0 to 3600.';
+    $('#time-bank').focus();
+    return;
+  }
   /** @type {Record<string, unknown>} */
   const body = { rules: rulesObject(), players: seats.length, seats, takeover_s: takeover, deal_pause_s: pause, turn_s: clock };
+  if (bank) body.bank_s = bank;
   const seed = field('#seed').value.trim();
   if (seed) {
     if (!/^[0-9]{1,15}$/.test(seed)) {

@@ -77,6 +77,14 @@ export interface WelcomeState {
    * Seconds left on the turn clock (online tables with one).
    */
   clock: number | null;
+  /**
+   * Each seat's time bank left, in seconds (online tables with one; else null): spent once the turn clock has run out, the seat to move's already less what its turn has spent.
+   */
+  bank: number[] | null;
+  /**
+   * How many people watch the table (spectators' connections).
+   */
+  watchers: number;
   chat: ChatLine[];
 }
 
@@ -93,7 +101,7 @@ export interface TableMeld {
 }
 
 /**
- * A change of the deal in words: a seat's move (`seat`, `move`; `drawn` for the reader's own draw), or a new deal (`deal`, `dealer`).
+ * A change of the deal in words: a seat's move (`seat`, `move`; `drawn` for the reader's own draw), a new deal (`deal`, `dealer`), or the person of `seat` leaving the table for good (`left`).
  */
 export interface HistoryEntry {
   text: string;
@@ -102,6 +110,7 @@ export interface HistoryEntry {
   drawn?: string | null;
   deal?: number | null;
   dealer?: number | null;
+  left?: boolean;
 }
 
 /**
@@ -180,6 +189,10 @@ export interface SeatInfo {
    * An open seat kept for the person who held it at the game before (Play again).
    */
   kept: boolean;
+  /**
+   * The person of this seat left the table for good: a computer player (`bot`) plays it, under their name, for the rest of the game.
+   */
+  left: boolean;
 }
 
 /**
@@ -237,6 +250,8 @@ export interface StateChange {
   waiting_for?: number[];
   pause_left?: number | null;
   clock?: number | null;
+  bank?: number[] | null;
+  watchers?: number;
 }
 
 /**
@@ -303,6 +318,14 @@ export interface SeatState {
    * Seconds left on the turn clock (online tables with one).
    */
   clock: number | null;
+  /**
+   * Each seat's time bank left, in seconds (online tables with one; else null): spent once the turn clock has run out, the seat to move's already less what its turn has spent.
+   */
+  bank: number[] | null;
+  /**
+   * How many people watch the table (spectators' connections).
+   */
+  watchers: number;
 }
 
 /**
