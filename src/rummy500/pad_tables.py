@@ -26,17 +26,19 @@ it up:
 
 from __future__ import annotations
 
+import dataclasses
 from functools import lru_cache
+from itertools import combinations_with_replacement
 from typing import Any, cast
 
 from .cards import JOKER, NATURAL_MASK, face_str, make_pack
 from .errors import MeldError
 from .game import DEAD_DEALS
-from .melds import DECLARED, JOKER_SET, MeldShape, classify, find_melds
+from .melds import DECLARED, MeldShape, classify, find_melds
 from .results import score_lines
 from .rules import Rules
 from .scoring import Points, points_for
-from .table import lay_off, new_meld
+from .table import new_meld
 
 FORMAT = "rummy500-pad-tables"
 
@@ -67,22 +69,17 @@ def _meld_entry(shape: MeldShape, rules: Rules, points: Points) -> dict[str, Any
     meld, credit = new_meld(1, shape, cards, 0, points)
     faces = [card.face for card in meld.cards]
     order = sorted(range(len(faces)), key=lambda index: _face_order(faces[index]))
-    doubles = len(cards) == 4 and credit > 0 and credit == 2 * _laid_one_by_one(shape, rules,
-                                                                                points)
+    doubles = len(cards) == 4 and credit > 0 and credit == 2 * _undoubled(shape, rules)
     return {"kind": shape.kind.name.lower(),
             "points": [meld.cards[index].points // (2 if doubles else 1) for index in order],
             "doubles": doubles}
 
 
-def _laid_one_by_one(shape: MeldShape, rules: Rules, points: Points) -> int:
-    """The points of a meld of four laid as three and a lay-off (never doubled)."""
-    three = (shape._replace(pieces=shape.pieces[:3]) if shape.kind == JOKER_SET
-             else classify(shape.pieces[:3], rules))
-    meld, total = new_meld(1, three, list(three.pieces), 0, points)
-    for piece in shape.pieces[3:]:
-        meld, value = lay_off(meld, piece, piece, 0, points)
-        total += value
-    return total
+def _undoubled(shape: MeldShape, rules: Rules) -> int:
+    """The points of ``shape`` laid at once under ``rules`` with no meld counted double."""
+    plain = points_for(dataclasses.replace(rules, four_of_a_kind_doubles=False,
+                                           four_card_runs_double=False))
+    return new_meld(1, shape, list(shape.pieces), 0, plain)[1]
 
 
 def _melds(rules: Rules, decks: int) -> dict[str, dict[str, Any]]:
@@ -91,8 +88,11 @@ def _melds(rules: Rules, decks: int) -> dict[str, dict[str, Any]]:
     doubles = every if decks > 1 else 0
     persian = 4 * decks if rules.jokers == "persian" else 0
     found: dict[str, dict[str, Any]] = {}
-    for pieces in find_melds(every, 0, persian, rules.min_run, doubles,
-                             points.any_suit):
+    shapes = find_melds(every, 0, persian, rules.min_run, doubles, points.any_suit)
+    if points.any_suit:  # a set may hold a card more often than the packs do, by jokers
+        shapes += [tuple(suit << 4 | rank for suit in suits) for rank in range(1, 14)
+                   for size in (3, 4) for suits in combinations_with_replacement(range(4), size)]
+    for pieces in shapes:
         try:
             shape = classify(pieces, rules)
         except MeldError:

@@ -49,11 +49,20 @@ function deal() {
 
 function remember() {
   state.undo.push(JSON.stringify({ pad: state.pad, draft: state.draft, openMeld: state.openMeld }));
-  if (state.undo.length > 100) state.undo.shift();
+  if (state.undo.length > 40) state.undo.shift();
+}
+
+/** The undo list is kept with the pad, so that a reload can still take back the last entry. */
+function undoKey() {
+  return `rummy500.pad.undo:${/** @type {Pad} */ (state.pad).id}`;
 }
 
 function persist() {
-  if (state.pad) savePad(state.pad);
+  if (!state.pad) return;
+  savePad(state.pad);
+  try {
+    localStorage.setItem(undoKey(), JSON.stringify(state.undo.slice(-20)));
+  } catch { /* full: undo stays for this visit */ }
 }
 
 /** Who went out, when the scorekeeper has not said: the one seat left holding no cards. */
@@ -435,7 +444,11 @@ async function openPad(pad) {
     return;
   }
   state.pad = pad;
-  state.undo = [];
+  try {
+    state.undo = JSON.parse(localStorage.getItem(undoKey()) || '[]');
+  } catch {
+    state.undo = [];
+  }
   state.editing = -1;
   state.draft = null;
   state.target = { kind: 'meld', seat: 0 };
