@@ -148,7 +148,12 @@ function buildPanel() {
     h('div', { class: 'lesson-buttons' }, back, next,
       h('a', { id: 'lesson-done', class: 'button-link primary', href: '/', hidden: true }, 'Play a real game'),
       h('a', { id: 'lesson-leave', class: 'lesson-leave', href: '/' }, 'Leave the lesson')));
-  $('#message').before(panel);
+  // A wide screen keeps the whole table in sight, the lesson beside it at the top of the side
+  // column; a phone has it under the hand, so that the table and the hand come first.
+  const wide = window.matchMedia('(min-width: 761px)');
+  const place = () => (wide.matches ? $('#side').prepend(panel) : $('#mine').after(panel));
+  place();
+  wide.addEventListener('change', place);
   document.addEventListener('keydown', (event) => {
     const target = /** @type {HTMLElement} */ (event.target);
     if (document.querySelector('dialog[open]') || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) return;

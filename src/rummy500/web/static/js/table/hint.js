@@ -48,7 +48,7 @@ function renderHint() {
   const move = hint.move || '';
   const play = h('button', { type: 'button', class: 'primary' }, 'Play it');
   play.addEventListener('click', () => send(move));
-  replace(box, h('p', { class: 'hint' }, h('strong', {}, 'Hint: '), `${describe(move)}. `, sentence(hint.reason || ''), ' ', play));
+  replace(box, h('p', { class: 'hint', dataset: { move } }, h('strong', {}, 'Hint: '), `${describe(move)}. `, sentence(hint.reason || ''), ' ', play));
   markHint();
   play.focus();
 }
