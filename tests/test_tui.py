@@ -354,7 +354,7 @@ async def test_a_wild_jokers_card_is_asked_for_when_there_is_a_choice() -> None:
         await pilot.press("m")
         await choose(pilot, "meld 5♥ 6♥ joker as 7♥")
         assert made(app) == ["draw", "meld 5h 6h *=7h"]
-        assert "m1 5♥ 6♥ *7♥ You" in str(table.melds.render())
+        assert "m1 5♥ 6♥ *7♥ (You)" in str(table.melds.render())
 
 
 @pytest.mark.asyncio

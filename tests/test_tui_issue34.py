@@ -187,3 +187,64 @@ async def test_q_works_over_a_deals_sheet_in_the_middle_of_the_game() -> None:
         await pilot.press("y")
         await pilot.pause()
     assert app.return_value is not None and not app.return_value.finished
+
+
+# -- item 8: words ----------------------------------------------------------------------------
+
+
+def test_undo_says_in_words_what_was_taken_back_and_whose_moves_followed() -> None:
+    from rummy500.moves import parse_move
+    from rummy500.tui.told import taken_back
+
+    assert taken_back(parse_move("discard 4h"), ["Expert", "Expert"]) == (
+        "You took back your discard of 4♥, and 2 moves after it by Expert.")
+    assert taken_back(parse_move("layoff *=9h m2"), []) == (
+        "You took back your lay-off of *=9♥ on m2.")
+
+
+@pytest.mark.asyncio
+async def test_the_tables_words_read_as_meant() -> None:
+    app = going_out(1)
+    async with app.run_test(size=BIG) as pilot:
+        await settle(pilot)
+        table = table_of(app)
+        players = str(table.query_one("#players").render())
+        assert "0 melded" in players and "table 0" not in players
+        assert table.pile.border_title == "Pile · 3 cards, oldest first"
+        table.show_pile([], True)
+        assert table.pile.border_title == "Pile · empty"
+        table.show_pile([1], True)
+        assert table.pile.border_title == "Pile · 1 card"
+        table.update_table()
+        await pilot.press("m")  # nothing picked, nothing drawn: the reason is the draw
+        assert message(app).startswith("✗ Draw first"), message(app)
+        await pilot.press("x")
+        assert message(app).startswith("✗ Draw first"), message(app)
+        await type_move(pilot, "take 6h")
+        await type_move(pilot, "meld 6h 7h 8h 9h")
+        players = str(table.query_one("#players").render())
+        assert "30 melded" in players
+        assert "m1 6♥ 7♥ 8♥ 9♥ (You)" in str(table.melds.render())
+        await pilot.press("u")
+        assert message(app) == "You took back your meld of 6♥ 7♥ 8♥ 9♥."
+
+
+@pytest.mark.asyncio
+async def test_resume_keeps_the_hands_order(tmp_path: Path) -> None:
+    from rummy500.commands.play import prepare
+
+    app = prepare(args_for("--save-dir", str(tmp_path), "--bot", "random", "--seed", "9",
+                           "--delay", "0"))
+    assert isinstance(app, PlayApp)
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        await pilot.press("s")
+        assert table_of(app).by_rank
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    resumed = prepare(args_for("--save-dir", str(tmp_path), "--resume", "--delay", "0"))
+    assert isinstance(resumed, PlayApp)
+    async with resumed.run_test() as pilot:
+        await settle(pilot)
+        table = table_of(resumed)
+        assert table.by_rank and "by rank" in str(table.hand.border_title)

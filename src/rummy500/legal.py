@@ -36,6 +36,9 @@ from .turn_rules import can_still_use as can_still_use
 from .turn_rules import take_must_be_used as take_must_be_used
 from .turn_rules import taken_face as taken_face
 
+DRAW_FIRST = "draw first: the top card of the stock, or cards from the discard pile"
+"""Why nothing but a draw or a take can be played before drawing."""
+
 # ---------------------------------------------------------------------------
 # Checking one move, with the reason
 
@@ -68,7 +71,7 @@ def why_illegal(pos: Position, move: Move) -> str | None:
             if can_draw(pos):
                 return "you can end the deal only when the stock is empty; draw or take instead"
             return None
-        return "draw first: the top card of the stock, or cards from the discard pile"
+        return DRAW_FIRST
     # play phase
     if kind in (DRAW, TAKE):
         return "you have already drawn this turn"

@@ -92,12 +92,14 @@ def status_table(title: str, rules: Rules, deal: int, stock: int, right: str,
                  acting: bool) -> Table:
     """The status line of a table: the game on the left, ``right`` (whose turn it is) on the
     right, reversed while the person at the screen is to act; laid out at any width."""
-    deal_text = f"deal {deal}"
-    if rules.max_deals is not None:
-        deal_text += f" of {rules.max_deals}"
     changed = len(rules.overrides())
     preset = rules.preset + (f" (+{plural(changed, 'option')})" if changed else "")
-    parts = [title, preset, deal_text, f"stock {stock}"]
+    parts = [title, preset]
+    if deal:  # nothing is dealt while a table waits for its players
+        deal_text = f"deal {deal}"
+        if rules.max_deals is not None:
+            deal_text += f" of {rules.max_deals}"
+        parts += [deal_text, f"stock {stock}"]
     if rules.target_score is not None:
         parts.append(f"to {rules.target_score}")
     line = Table.grid(expand=True, padding=(0, 0, 0, 2))
@@ -147,7 +149,7 @@ def player_entries(state: SeatState, rules: Rules, names: Sequence[str]) -> list
         if tags:
             entry.append(f" ({', '.join(tags)})", "dim")
         entry.append(f" {plural(public.hand_sizes[seat], 'card')}, "
-                     f"table {public.credit[seat]}")
+                     f"{public.credit[seat]} melded")
         if not rules.partnership and seat < len(public.totals):
             entry.append(f", score {number_text(public.totals[seat])}")
         entries.append(entry)
@@ -378,7 +380,7 @@ class Board(MoveKeys, Screen[None]):
         if state.phase == WAITING:
             return "Waiting for every seat to be taken."
         if not self.acting():
-            return f"{self.names()[state.turn]} to play." if state.turn is not None else ""
+            return f"{whose_turn(state, self.names())}." if state.turn is not None else ""
         must = state.must_use
         return move_prompt(state.phase, state.stock, parse_face(must) if must else -1)
 

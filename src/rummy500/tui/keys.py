@@ -12,13 +12,13 @@ from textual.widgets import Input
 
 from ..cards import JOKER
 from ..kinds import MoveKind, Phase
+from ..legal import DRAW_FIRST
 from ..melds import DECLARED, piece_face
 from ..moves import (
     Move,
     canonical_meld,
     take_at,
 )
-from ..narrate import plural
 from .screens import ChoiceScreen
 from .widgets import Item, MeldList, Strip, card_label, face_label
 
@@ -143,7 +143,8 @@ class TableWidgets(_Screen):
         if len(faces) != self._pile_length:
             self._pile_length = len(faces)
             pile.cursor = max(len(faces) - 1, 0)
-        pile.border_title = f"Pile · {plural(len(faces), 'card')}, oldest first"
+        pile.border_title = ("Pile · empty" if not faces else "Pile · 1 card" if len(faces) == 1
+                             else f"Pile · {len(faces)} cards, oldest first")
 
 
 class MoveKeys(TableWidgets):
@@ -298,7 +299,8 @@ class MoveKeys(TableWidgets):
         hand = self.hand
         if hand.items and hand.has_focus:
             return hand.items[hand.cursor].face
-        self.refuse(f"pick the card to {what} first (space or a click)")
+        if not self.draw_first():
+            self.refuse(f"pick the card to {what} first (space or a click)")
         return None
 
     def action_discard(self) -> None:
@@ -306,10 +308,18 @@ class MoveKeys(TableWidgets):
         if face is not None:
             self.act(Move(MoveKind.DISCARD, (face,)))
 
+    def draw_first(self) -> bool:
+        """Before drawing, a key that plays cards says so (whatever is picked)."""
+        if self.acting() and self.phase() == Phase.DRAW:
+            self.refuse(DRAW_FIRST)
+            return True
+        return False
+
     def action_meld(self) -> None:
         picked = self.picked()
         if not picked:
-            self.refuse("pick the cards to meld first (space or a click)")
+            if not self.draw_first():
+                self.refuse("pick the cards to meld first (space or a click)")
             return
         faces = picked
         if JOKER not in faces or not self.wild_jokers():

@@ -28,6 +28,7 @@ from ..errors import Rummy500Error
 from ..moves import Move, parse_move
 from .confirm import ConfirmScreen
 from .keys import MOVE_BINDINGS
+from .prefs import hand_by_rank, keep_hand_order
 from .remote_again import AGAIN_KEY
 from .remote_link import LinkedSeatScreen
 from .remote_talk import TALK_KEY
@@ -54,6 +55,7 @@ class RemoteTableScreen(LinkedSeatScreen):
     # -- layout -----------------------------------------------------------------------------------
 
     def on_mount(self) -> None:  # after it, Textual calls the board's own on_mount
+        self.by_rank = hand_by_rank(self.joined.directory)
         self.log_line(f"Table {self.joined.url}, seat {self.joined.seat}.")
         if self.joined.said:
             self.log_line(self.joined.said)
@@ -142,6 +144,10 @@ class RemoteTableScreen(LinkedSeatScreen):
 
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen(self.joined.rules, self.joined.players))
+
+    def action_sort(self) -> None:
+        super().action_sort()
+        keep_hand_order(self.joined.directory, self.by_rank)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         again = self.check_again(action)

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from rich.table import Table
+from rich.text import Text
 
 from ..cards import parse_face
 from ..client import TableConnection
@@ -25,6 +26,7 @@ from .remote_pacing import OnlineSheet, TurnClock
 from .remote_talk import Talk
 from .screens import SheetScreen
 from .tokens import Joined
+from .widgets import face_label
 
 
 def _cards(texts: Iterable[str], where: str, *, pieces: bool = False) -> None:
@@ -186,8 +188,19 @@ class SeatScreen(TurnClock, Talk, NextGame, Board):
         if sheets and (sheets > self._sheets_shown >= 0 or (first and state.over)):
             self.show_sheet(sheets - 1)
         self._sheets_shown = sheets
+        self.tell_drawn(before, state)
+        self.sync_log()  # the lines below come after this state's moves and sheet
         self.tell_next()
         self.show_waits()
+
+    def tell_drawn(self, before: SeatState | None, state: SeatState) -> None:
+        """Say which card this seat has just drawn from the stock, as the local table does."""
+        if before is None or before.deal != state.deal or not state.history:
+            return
+        last = state.history[-1]
+        if (len(state.history) > len(before.history) and last.seat == state.seat
+                and last.move == "draw" and last.drawn):
+            self.note = Text(f"You drew {face_label(parse_face(last.drawn))}.")
 
     def sheet_answered(self, deal: int, choice: str | None) -> None:
         self.sheet_closed(deal)

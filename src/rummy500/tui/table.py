@@ -14,6 +14,7 @@ import contextlib
 import time
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -38,7 +39,9 @@ from ..session.words import table_log
 from .board import Board
 from .confirm import ConfirmScreen
 from .keys import MOVE_BINDINGS, describe_claim, piece_shows, piece_words
+from .prefs import hand_by_rank, keep_hand_order
 from .screens import CoverScreen, RulesScreen
+from .told import taken_back
 from .widgets import face_label
 
 
@@ -73,6 +76,15 @@ class TableScreen(Board):
         self.asking = False
         """A screen of this table's (a cover, a choice, a score sheet) waits for an answer."""
         self._asked = -1
+        self.by_rank = hand_by_rank(self.save_folder())
+
+    def save_folder(self) -> Path | None:
+        store = self.session.store
+        return store.directory if store is not None else None
+
+    def action_sort(self) -> None:
+        super().action_sort()
+        keep_hand_order(self.save_folder(), self.by_rank)
 
     # -- what the board asks of this screen -------------------------------------------------------
 
@@ -324,10 +336,9 @@ class TableScreen(Board):
             return
         taken = session.undo()
         self.selected.clear()
-        mine = taken[-1]
-        others = len(taken) - 1
-        more = f" and {others} move{'s' if others != 1 else ''} after it" if others else ""
-        self.note = Text(f"Taken back: {mine.move}{more}.", "italic")
+        mine = taken[-1]  # taken: the newest first, down to the person's own move
+        after = [self.session.names[made.seat] for made in reversed(taken[:-1])]
+        self.note = Text(taken_back(mine.move, after), "italic")
         self.update_table()
 
     def action_explain_undo(self) -> None:

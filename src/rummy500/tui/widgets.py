@@ -245,7 +245,8 @@ class MeldItem:
 
 
 def meld_text(item: MeldItem, dark: bool, cursor: bool) -> Text:
-    """``m2 4♣ 5♣ 6♣ You 7♣ Ann``: cards in order, each group followed by who laid it.
+    """``m2 4♣ 5♣ 6♣ (You) 7♣ (Ann)``: cards in order, each group followed by who laid it
+    (in brackets, so that a name like ``Expert 2`` never reads as a card).
 
     The meld under the cursor has its id underlined; one the picked card fits, reversed.
     """
@@ -256,7 +257,7 @@ def meld_text(item: MeldItem, dark: bool, cursor: bool) -> Text:
         text.append(" ")
         text.append_text(piece_label(parse_piece(card), dark))
         if index == len(meld.cards) - 1 or meld.by[index + 1] != seat:
-            text.append(" " + item.owners[seat], "dim italic")
+            text.append(f" ({item.owners[seat]})", "dim italic")
     return text
 
 
