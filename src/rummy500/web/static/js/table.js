@@ -34,6 +34,7 @@ import { startRecent } from './table/recent.js';
 import { startChat } from './table/chat.js';
 import { startPacing } from './table/pacing.js';
 import { startUndo } from './table/undo.js';
+import { startDealEnd } from './table/dealend.js';
 
 const WATCH_KEY = `rummy500.watch.${tableId}`;
 
@@ -58,6 +59,7 @@ startFirstGame();
 startChat();
 startPacing();
 startUndo();
+startDealEnd();
 onRedraw('table', renderTable);
 onRedraw('hand', renderMine);
 onRedraw('hand', renderTableMelds);

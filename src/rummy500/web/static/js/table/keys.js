@@ -23,7 +23,8 @@ export function shortcut(event) {
     if (event.key === 'Escape') target.blur();
     return;
   }
-  if (document.querySelector('dialog[open]')) return;
+  // No move by key while a dialog or the finished deal is in front of the table.
+  if (document.querySelector('dialog[open]') || document.body.classList.contains('deal-end')) return;
   const s = model.state;
   if (!s || model.seat === null) return;
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;

@@ -13,6 +13,38 @@ const SHEETS_KEY = `rummy500.sheets.${tableId}`;
 
 let shownWinner = false;
 
+/** From this many players a sheet is a grid: a column for each side, a row for each kind of line. */
+const COMPACT_PLAYERS = 5;
+
+/** The rows of a compact sheet, in the order of a sheet's lines. */
+const KINDS = [['on_table', 'On the table'], ['doubled', 'Melds of four doubled'], ['in_hand', 'In hand'],
+  ['hands_won', 'Hands added'], ['going_out', 'Going out'], ['game_bonus', 'Winning the game']];
+
+/**
+ * A sheet for many sides: each side a column, each kind of line a row (several lines of one
+ * kind, such as the hands added to the side that went out, share their cell), then the deal's
+ * score and the total. It scrolls sideways in its own box on a narrow screen.
+ * @param {import('../protocol.js').DealResult} deal
+ */
+function sheetGrid(deal) {
+  const kinds = KINDS.filter(([what]) => deal.lines.some((line) => line.what === what));
+  const cell = (/** @type {string} */ what, /** @type {number} */ side) => {
+    const lines = deal.lines.filter((line) => line.what === what && line.side === side);
+    if (!lines.length) return h('td', { class: 'none' }, '');
+    const points = lines.reduce((sum, line) => sum + line.points, 0);
+    return h('td', { title: lines.map((line) => `${line.text} ${signed(line.points)}`).join('; ') }, signed(points));
+  };
+  return h('div', { class: 'sheet-grid-box', tabindex: '0', role: 'region', 'aria-label': `Deal ${deal.deal}, side by side` },
+    h('table', { class: 'sheet grid' },
+      h('caption', { class: 'sr-only' }, `Deal ${deal.deal}: a column for each side`),
+      h('thead', {}, h('tr', {}, h('td', {}), deal.sides.map((name) => h('th', { scope: 'col' }, name)))),
+      h('tbody', {}, kinds.map(([what, words]) => h('tr', { class: what },
+        h('th', { scope: 'row' }, words), deal.sides.map((_, side) => cell(what, side))))),
+      h('tfoot', {},
+        h('tr', { class: 'sum' }, h('th', { scope: 'row' }, 'This deal'), deal.scores.map((score) => h('td', {}, signed(score)))),
+        h('tr', { class: 'total' }, h('th', { scope: 'row' }, 'Total'), deal.totals_after.map((t) => h('td', {}, total(t)))))));
+}
+
 /**
  * Shows the sheet of a deal that ended since this page last showed one. On arrival
  * (`first`), deals that ended before are not shown again, unless the game is over.
@@ -68,7 +100,10 @@ function showSheet(index) {
   }
   if (deal) {
     parts.push(h('p', { class: 'ending' }, `${capital(deal.ended)}.`));
-    parts.push(h('table', { class: 'sheet lines' },
+    const compact = s.players >= COMPACT_PLAYERS;
+    dialog.classList.toggle('compact', compact);
+    if (compact) parts.push(sheetGrid(deal));
+    else parts.push(h('table', { class: 'sheet lines' },
       h('caption', { class: 'sr-only' }, `Deal ${deal.deal}, line by line`),
       deal.sides.map((name, side) => h('tbody', { class: 'sheet-side' },
         h('tr', { class: 'side-name' }, h('th', { scope: 'colgroup', colspan: '2' }, name)),
@@ -78,7 +113,7 @@ function showSheet(index) {
         h('tr', { class: 'total' }, h('th', { scope: 'row' }, 'Total'), h('td', {}, total(deal.totals_after[side])))))));
     const hands = deal.hands.map((cards, seat) => (cards.length ? h('li', {}, `${who(seat)}: `,
       h('span', { class: 'cards' }, prettyList(cards)), ` (${deal.in_hand[seat]})`) : null)).filter(Boolean);
-    if (hands.length) parts.push(h('h3', {}, 'Cards left in hand'), h('ul', { class: 'left-in-hand' }, hands));
+    if (hands.length) parts.push(h('h3', {}, 'Cards left in hand'), h('ul', { class: `left-in-hand${compact ? ' compact' : ''}` }, hands));
   }
   if (!s.over && deal) parts.push(h('p', { class: 'muted' }, deal.standing));
   const close = h('button', { type: 'button', class: 'primary', id: 'sheet-close' }, s.over ? 'Close' : 'Next deal');
