@@ -68,7 +68,7 @@ MELD_ROWS = """() => new Set([...document.querySelectorAll('#melds .meld')]
 FILL_MELDS = """(rows) => {
     // Copies of the table's melds until they lie in `rows` rows (or forty melds): a table late
     // in a deal. The copies last until the melds are drawn again.
-    const list = document.querySelector('#melds .meld-list');
+    const list = document.querySelector('#melds .meld').parentElement;  // a seat's melds
     const first = list.querySelectorAll('.meld');
     const count = () => new Set([...list.querySelectorAll('.meld')]
         .map((m) => Math.round(m.getBoundingClientRect().top))).size;
