@@ -16,10 +16,12 @@ False
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..game import Game
+from ..kinds import Phase
 from ..melds import Meld
 from ..moves import Move
 from .faces import card_text, hand_faces, table_meld
@@ -34,8 +36,10 @@ def meld_json(meld: Meld) -> dict[str, Any]:
     return table_meld(meld).to_json()
 
 
+@functools.lru_cache(maxsize=16384)
 def public_move(move: Move) -> str:
-    """A move as every seat may read it (a draw never names its card: its notation has none)."""
+    """A move as every seat may read it (a draw never names its card: its notation has none);
+    each written once (the same moves are legal again and again)."""
     return str(move)
 
 
@@ -53,11 +57,12 @@ def public_table(game: Game) -> PublicTable:
     if not game.deals:
         players = game.players
         return PublicTable((0,) * players, 0, (), (), None, (0,) * players, tuple(game.totals))
-    view = game.view(0)
+    deal = game.deal  # read as it lies: a seat's whole view copies the deal's moves
     return PublicTable(
-        tuple(view.hand_sizes), view.stock_count, tuple(card_text(card) for card in view.pile),
-        tuple(table_meld(meld) for meld in view.melds),
-        None if view.must_use < 0 else card_text(view.must_use), tuple(view.credit),
+        tuple(hand.bit_count() for hand in deal.hands), len(deal.stock),
+        tuple(card_text(card) for card in deal.pile),
+        tuple(table_meld(meld) for meld in deal.melds),
+        None if deal.must_use < 0 else card_text(deal.must_use), tuple(deal.credit),
         tuple(game.totals))
 
 
@@ -79,14 +84,14 @@ def build_state(game: Game, seat: int | None, seats: Sequence[SeatInfo], words: 
             players=game.players, seat=seat, dealer=None, turn=None, phase=WAITING, deal=0,
             hand=None if seat is None else (), **_public_fields(public), history=history,
             deals=deals, over=False, winner=None, seats=tuple(seats), legal=None, **table)
-    view = game.view(0 if seat is None else seat)
+    deal = game.deal  # a seat's whole view (which copies the deal's moves) only to list its moves
     legal = None
-    if seat is not None and not game.finished and view.my_turn:
-        legal = tuple(public_move(move) for move in view.legal_moves())
+    if seat is not None and not game.finished and deal.turn == seat and deal.phase != Phase.OVER:
+        legal = tuple(public_move(move) for move in game.view(seat).legal_moves())
     return SeatState(
-        players=game.players, seat=seat, dealer=view.dealer,
-        turn=None if game.finished else view.turn, phase=view.phase,
-        deal=view.deal_number + 1, hand=None if seat is None else hand_faces(view.hand),
+        players=game.players, seat=seat, dealer=deal.dealer,
+        turn=None if game.finished else deal.turn, phase=deal.phase,
+        deal=len(game.deals), hand=None if seat is None else hand_faces(deal.hands[seat]),
         **_public_fields(public), history=history, deals=deals, over=game.finished,
         winner=game.winner, seats=tuple(seats), legal=legal, **table)
 
