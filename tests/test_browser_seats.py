@@ -11,7 +11,16 @@ from typing import Any
 
 import pytest
 
-from browserkit import DESKTOP, PHONE, Seat, Server, choose_move, create_in_lobby, new_page, sheet_open
+from browserkit import (
+    DESKTOP,
+    PHONE,
+    Seat,
+    Server,
+    choose_move,
+    create_in_lobby,
+    new_page,
+    sheet_open,
+)
 
 GEOMETRY = """() => {
     const box = (el) => { const r = el.getBoundingClientRect();
@@ -163,10 +172,10 @@ def test_each_meld_lies_before_the_seat_that_laid_it(web_server: Server, browser
     while time.monotonic() < deadline and page.evaluate(
             "document.querySelectorAll('#melds .meld, #melds .meld-layoff').length") < 3:
         play_turns(seat, 1)
-    laid = page.evaluate("""() => [...document.querySelectorAll('#melds .seat-melds')].map((g) => ({
-        seat: Number(g.dataset.seat),
-        own: [...g.querySelectorAll('.meld .meld-card:not(.elsewhere)')].map((c) => Number(c.dataset.by)),
-        layoffs: [...g.querySelectorAll('.meld-layoff .meld-card')].map((c) => Number(c.dataset.by)) }))""")
+    laid = page.evaluate("""() => [...document.querySelectorAll('#melds .seat-melds')].map((g) => {
+        const by = (s) => [...g.querySelectorAll(s)].map((c) => Number(c.dataset.by));
+        return { seat: Number(g.dataset.seat), own: by('.meld .meld-card:not(.elsewhere)'),
+                 layoffs: by('.meld-layoff .meld-card') }; })""")
     assert laid, "no meld was laid"
     for group in laid:
         assert set(group["own"] + group["layoffs"]) == {group["seat"]}, group
