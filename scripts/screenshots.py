@@ -1,5 +1,5 @@
-"""Screenshots of the browser table for the README: docs/screenshot-web-desktop.png (1280x800)
-and docs/screenshot-web-phone.png (360x740).
+"""Screenshots of the browser table for the README: docs/screenshot-web-desktop.png (1280x800),
+docs/screenshot-web-phone.png (360x740) and docs/screenshot-first-game.png (1280x800).
 
 Starts ``rummy500 serve`` on a scratch database, starts a partnership table from the lobby in
 Chromium (a fixed shuffle number, so the pictures are the same each time), and plays Ann's
@@ -62,6 +62,26 @@ def play_by_hints(page: Any, melds_wanted: int) -> None:
     raise SystemExit("the table never reached a position worth a picture")
 
 
+FIRST_GAME_STEP = 7
+"""The guided first game's step shown: taking a card from deep in the discard pile."""
+
+
+def first_game_shot(browser: Any, base: str, out: Path) -> Path:
+    """The guided first game (/learn) at its step :data:`FIRST_GAME_STEP`, at 1280x800."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(base + "/learn")
+    page.wait_for_selector("#lesson[data-step='0']")
+    for step in range(1, FIRST_GAME_STEP + 1):
+        page.click("#lesson-next")
+        page.wait_for_selector(f"#lesson[data-step='{step}']")
+    page.mouse.move(0, 0)
+    path = out / "screenshot-first-game.png"
+    page.screenshot(path=str(path))
+    context.close()
+    return path
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs")
@@ -105,12 +125,13 @@ def main() -> int:
                 small.wait_for_selector("#game:not([hidden])")
                 small.wait_for_selector("#actions button[data-action=hint]:enabled")
                 small.screenshot(path=str(args.out / "screenshot-web-phone.png"))
+                first_game_shot(browser, base, args.out)
                 browser.close()
         finally:
             server.terminate()
             server.wait(10)
-    print(f"wrote {args.out / 'screenshot-web-desktop.png'} and "
-          f"{args.out / 'screenshot-web-phone.png'}")
+    print(f"wrote {args.out / 'screenshot-web-desktop.png'}, "
+          f"{args.out / 'screenshot-web-phone.png'} and {args.out / 'screenshot-first-game.png'}")
     return 0
 
 

@@ -86,7 +86,12 @@ function sheetTable(sheet) {
         h('tr', {}, h('th', { scope: 'row' }, `${name}: total`), h('td', { class: 'num' }, total(sheet.totals_after[side]))),
       ]))),
     sheet.hands.map((hand, seat) => (hand.length
-      ? h('p', { class: 'lesson-held' }, `${model.names[seat]} held `, hand.map((card) => cardFace(card, { size: 'mini' })))
+      ? h('div', { class: 'lesson-held' }, h('p', {}, `${model.names[seat]} held, counted against them:`),
+        h('div', { class: 'lesson-held-cards', role: 'list' }, hand.map((card) => {
+          const face = cardFace(card, { size: 'meld' });
+          face.setAttribute('role', 'listitem');
+          return face;
+        })))
       : null)),
     h('p', { class: 'muted' }, sheet.standing));
 }
