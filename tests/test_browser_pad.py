@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from browserkit import PHONE, Problems, Server, new_page
+from browserkit import DESKTOP, PHONE, Problems, Server, new_page
 from padkit import ace_place_unknown, pad_of_game
 from rummy500.pad import pad_from_json
 from rummy500.pad_score import score_pad
@@ -250,4 +250,74 @@ def test_offline_the_page_scores_every_preset_as_the_engine(
             assert shown == (expected[-1] if expected else [0] * len(shown)), (preset, seed)
             checked += 1
     assert checked >= 10
+    context.close()
+
+
+def test_a_past_deal_changed_and_logged_undo_files_keyboard_and_play_again(
+        web_server: Server, browser: Any, tmp_path: Path) -> None:
+    context, page = new_page(browser, DESKTOP, color_scheme="dark", accept_downloads=True)
+    problems = Problems(page)
+    game = played("classic", {}, 2, 5)
+    pad = pad_of_game(game, ["Ann", "Bob"])
+    pad["deals"] = pad["deals"][:2]
+    path = tmp_path / "two.json"
+    path.write_text(json.dumps(pad))
+    page.goto(web_server.url + "/pad")
+    page.wait_for_selector("body[data-ready=yes]")
+    page.set_input_files("#import-file", str(path))
+    page.wait_for_selector("#game:not([hidden])")
+    shown = lambda: page.eval_on_selector_all(  # noqa: E731
+        "#totals li", "els => els.map(e => +e.dataset.total)")
+    assert shown() == engine_totals(pad)[-1]
+    # Deal 1 opened in one click: a card of a hand taken back, saved, logged.
+    seat = next(s for s, hand in enumerate(pad["deals"][0]["hands"]) if hand)
+    first = pad["deals"][0]["hands"][seat].split()[0]
+    page.click("#deals li:first-child button")
+    page.wait_for_selector("#deal-heading:text('changing')")
+    page.click(f"#entered li:nth-child({seat + 1}) .hand-entry button >> nth=0")
+    page.click("#deal-done")
+    changed = json.loads(json.dumps(pad))
+    changed["deals"][0]["hands"][seat] = " ".join(
+        pad["deals"][0]["hands"][seat].split()[1:])
+    assert shown() == engine_totals(changed)[-1] != engine_totals(pad)[-1], first
+    assert "deal 1 changed" in page.inner_text("#log")
+    # Undo puts it back.
+    page.click("#undo")
+    assert shown() == engine_totals(pad)[-1]
+    # The file saved is the pad, which the engine scores the same.
+    with page.expect_download() as saved:
+        page.click("#export-file")
+    again = json.loads(Path(saved.value.path()).read_text())
+    assert engine_totals(again) == engine_totals(pad)
+    with page.expect_download() as csv:
+        page.click("#export-csv")
+    rows = Path(csv.value.path()).read_text().splitlines()
+    assert rows[0].startswith("deal,Ann score,Bob score") and len(rows) == 3
+    assert rows[-1].endswith(",".join(str(t) for t in engine_totals(pad)[-1]))
+    # The keyboard: a card chosen with Enter, the focus kept, Tab to the next card.
+    page.focus("#card-Ah")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "card-Ah"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "card-2h"
+    assert "A♥" in page.inner_text("#entered")
+    assert serious(page) == []
+    # A finished game: its winner and Play again with the same players.
+    persian = whole_game("persian", 2)
+    path = tmp_path / "persian.json"
+    path.write_text(json.dumps(persian))
+    page.click("#home-link")
+    assert page.locator("#past-pads li").count() == 1
+    page.set_input_files("#import-file", str(path))
+    page.wait_for_selector("#game-end:not([hidden])")
+    assert "won the game" in page.inner_text("#winner") or "draw" in page.inner_text("#winner")
+    assert shown() == engine_totals(persian)[-1]
+    page.click("#play-again")
+    page.wait_for_function("() => document.querySelectorAll('#deals li').length === 0")
+    assert shown() == [0, 0]
+    assert "Deal 1: Bob deals" in page.inner_text("#deal-heading")
+    page.click("#home-link")
+    assert page.locator("#past-pads li").count() == 3
+    assert serious(page) == []
+    assert problems.real() == []
     context.close()
