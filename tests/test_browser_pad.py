@@ -266,8 +266,12 @@ def test_a_past_deal_changed_and_logged_undo_files_keyboard_and_play_again(
     page.wait_for_selector("body[data-ready=yes]")
     page.set_input_files("#import-file", str(path))
     page.wait_for_selector("#game:not([hidden])")
-    shown = lambda: page.eval_on_selector_all(  # noqa: E731
-        "#totals li", "els => els.map(e => +e.dataset.total)")
+
+    def shown() -> list[int]:
+        totals: list[int] = page.eval_on_selector_all(
+            "#totals li", "els => els.map(e => +e.dataset.total)")
+        return totals
+
     assert shown() == engine_totals(pad)[-1]
     # Deal 1 opened in one click: a card of a hand taken back, saved, logged.
     seat = next(s for s, hand in enumerate(pad["deals"][0]["hands"]) if hand)
