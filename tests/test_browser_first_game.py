@@ -57,6 +57,13 @@ def test_the_first_game_played_through_to_the_sheet(web_server: Server, browser:
             assert sorted(page.evaluate(MARKED)) == expected, step["title"]
             for line in step["said"]:
                 assert line in page.inner_text("#lesson"), line
+            if step["title"] == "A set":
+                # Cards may be selected and sorted meanwhile: the marks stay on the cards.
+                seat.press("#hand button.card[data-card='7c']")
+                page.wait_for_selector("#hand button.card[data-card='7c'][aria-pressed='true']")
+                seat.press("#sort-button")
+                assert sorted(page.evaluate(MARKED)) == expected
+                seat.press("#hand button.card[data-card='7c']")
             if index in (0, 7, len(steps) - 1):
                 assert serious(page) == [], (size, step["title"])
                 page.screenshot(path=f"/tmp/first-game-{size['width']}-{index}.png")

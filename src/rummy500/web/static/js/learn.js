@@ -11,7 +11,7 @@ import { bindSettings } from './settingsform.js';
 import { describe, signed, total } from './words.js';
 import { bindDrawer } from './table/drawer.js';
 import { loadRules, openDialog } from './table/dialogs.js';
-import { renderMine } from './table/hand.js';
+import { renderMine, switchSort } from './table/hand.js';
 import { markTargets } from './table/marks.js';
 import { renderTableMelds } from './table/melds.js';
 import { applyState, model, namesFromSummary, setSummary, sitAs } from './table/model.js';
@@ -161,7 +161,9 @@ function buildPanel() {
   wide.addEventListener('change', place);
   document.addEventListener('keydown', (event) => {
     const target = /** @type {HTMLElement} */ (event.target);
-    if (document.querySelector('dialog[open]') || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) return;
+    // Arrows step through the lesson from the lesson or the page, not inside the hand's or
+    // the melds' own arrow keys.
+    if (document.querySelector('dialog[open]') || (target !== document.body && !target.closest('#lesson'))) return;
     if (event.key === 'ArrowRight' && at < steps.length - 1) go(at + 1);
     else if (event.key === 'ArrowLeft' && at > 0) go(at - 1);
   });
@@ -176,7 +178,12 @@ async function start() {
   bindSettings();
   bindDrawer();
   onRedraw('table', renderTable);
-  afterRedraw('table', markStep);
+  onRedraw('hand', renderMine);
+  onRedraw('hand', renderTableMelds);
+  onRedraw('sort', renderMine);
+  // The marks are drawn again with whatever is drawn again (a card selected, the hand sorted).
+  for (const part of /** @type {const} */ (['table', 'hand', 'sort'])) afterRedraw(part, markStep);
+  $('#sort-button').addEventListener('click', switchSort);
   let lesson;
   try {
     lesson = await getJSON('/api/learn');
