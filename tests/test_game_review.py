@@ -144,6 +144,10 @@ def test_review_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert "Accuracy" in out and "Seat 0" in out and "Seat 1" in out
     assert "Second opinion, with every hand shown" in out
     assert "Labels: an inaccuracy from" in out
+    for move in RECORD["rounds"][0]["moves"][:3]:
+        assert f" {move} " in out  # the table of every decision
+    assert main(["review", str(path), "--worlds", "4", "--brief"]) == 0
+    assert " seat  turn  played " not in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(("argv", "words"), [

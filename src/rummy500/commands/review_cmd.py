@@ -54,6 +54,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "player could see: a move it calls wrong may have been right)")
     parser.add_argument("--top", type=int, default=5, metavar="N",
                         help="the largest losses to tell in words (5)")
+    parser.add_argument("--brief", action="store_true",
+                        help="leave out the table of every decision under each deal's chart")
     parser.add_argument("--json", action="store_true",
                         help="print every decision's review as one JSON object")
 
@@ -165,6 +167,8 @@ def show(console: Console, args: argparse.Namespace, players: int, rules: Any,
         console.print()
         console.print(deal_chart(own, deal, sides, side_name(rules, players, 0),
                                  side_name(rules, players, 1) if sides == 2 else ""))
+        if not args.brief:
+            console.print(decision_table(own))
     console.print()
     table = Table(title="Accuracy (decisions with no label), expected points lost",
                   title_justify="left", box=box.SIMPLE_HEAD, show_edge=False,
@@ -192,6 +196,24 @@ def show(console: Console, args: argparse.Namespace, players: int, rules: Any,
                   f"from {MISTAKE:g}, a blunder from {BLUNDER:g}, each also at least "
                   f"{SURE:g} standard errors (docs/strength.md, \"Game review\").",
                   markup=False)
+
+
+def decision_table(reviews: list[DecisionReview]) -> Table:
+    """Each decision of a deal (# its move's place in the deal, from 1): the move played, the
+    search's best, the expected deal points of each, the loss and its standard error."""
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, collapse_padding=True)
+    for column in ("#", "seat", "turn", "played", "pts", "best", "pts ", "lost", "±",
+                   "label"):
+        left = column in ("played", "best", "label")
+        table.add_column(column.strip(), justify="left" if left else "right", no_wrap=True)
+    for review in reviews:
+        same = review.move == review.best
+        table.add_row(str(review.index + 1), str(review.seat), str(review.turn), review.move,
+                      f"{review.move_points:+.0f}", "=" if same else review.best,
+                      "" if same else f"{review.best_points:+.0f}",
+                      "" if same else f"{review.loss:.1f}",
+                      "" if same else f"{review.error:.1f}", review.label or "")
+    return table
 
 
 def loss_words(review: DecisionReview) -> str:
