@@ -113,20 +113,33 @@ def _margin(scores: Sequence[int], review: DecisionReview) -> float:
     return scores[review.side] - sum(others) / len(others)
 
 
+Row = tuple[float, float, float, float, str | None]
+
+
 def calibration(args: argparse.Namespace) -> dict[str, Any]:
-    rows: list[tuple[float, float, float, float, str | None]] = []
+    rows: list[Row] = []
     began = time.perf_counter()
+    out = open(args.rows, "w", encoding="utf-8") if args.rows else None  # noqa: SIM115
     with ProcessPoolExecutor(args.workers) as pool:
         for done, deal in enumerate(pool.map(reviewed_deal, range(args.deals),
                                              [args.seed] * args.deals,
                                              [args.every] * args.deals), start=1):
             rows.extend(deal)
+            if out is not None:  # a deal a line, as they come: a long run is kept as it goes
+                out.write(json.dumps(deal) + "\n")
+                out.flush()
             if done % 25 == 0:
                 print(f"  {done} deals reviewed, {time.perf_counter() - began:.0f} s",
                       flush=True, file=sys.stderr)
-    if args.rows is not None:
-        with open(args.rows, "w", encoding="utf-8") as out:
-            json.dump(rows, out)
+    if out is not None:
+        out.close()
+    result = summarize(rows, args.deals)
+    result.update(seed=args.seed, every=args.every, seconds=round(time.perf_counter() - began))
+    return result
+
+
+def summarize(rows: list[Row], deals: int) -> dict[str, Any]:
+    """The calibration table and the spread of the losses, from every reviewed decision."""
     buckets = []
     for low, high in itertools.pairwise(BUCKETS):
         inside = [(said, scored) for said, scored, *_ in rows if low <= said < high]
@@ -145,9 +158,7 @@ def calibration(args: argparse.Namespace) -> dict[str, Any]:
     said = [row[0] for row in rows]
     scored = [row[1] for row in rows]
     return {
-        "deals": args.deals, "decisions": len(rows), "seed": args.seed, "every": args.every,
-        "seconds": round(time.perf_counter() - began),
-        "buckets": buckets,
+        "deals": deals, "decisions": len(rows), "buckets": buckets,
         "correlation": round(statistics.correlation(said, scored), 3),
         "slope": round(statistics.linear_regression(said, scored).slope, 3),
         "loss_quantiles": {f"p{q}": round(losses[min(len(losses) - 1,
@@ -156,13 +167,14 @@ def calibration(args: argparse.Namespace) -> dict[str, Any]:
         "share_searched_against_another": round(len(searched) / len(rows), 3),
         "median_error": round(statistics.median(row[3] for row in searched), 1),
         "labels": labels,
-        "labels_per_deal": {key: round(value / args.deals, 2) for key, value in labels.items()},
+        "labels_per_deal": {key: round(value / deals, 2) for key, value in labels.items()},
     }
 
 
 def show_calibration(result: dict[str, Any]) -> None:
     print(f"{result['deals']} deals, {result['decisions']} decisions reviewed (every "
-          f"{result['every']}th of each deal; seed {result['seed']}, {result['seconds']} s)")
+          f"{result.get('every', '?')}th of each deal; seed {result.get('seed', '?')}, "
+          f"{result.get('seconds', '?')} s)")
     print(f"{'said (bucket)':>16} {'decisions':>10} {'said':>8} {'scored':>8} {'± error':>8}")
     for bucket in result["buckets"]:
         span = f"{bucket['from']:g} to {bucket['to']:g}"
@@ -177,7 +189,8 @@ def show_calibration(result: dict[str, Any]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=("speed", "calibration"))
+    parser.add_argument("what", choices=("speed", "calibration", "table"),
+                        help="table: the calibration's figures again from its --rows file")
     parser.add_argument("--deals", type=int, default=300, help="calibration deals (300)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
@@ -186,7 +199,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--rows", default=None, metavar="FILE",
                         help="calibration: also write every decision's (said, scored, loss, "
-                        "error, label) to FILE as JSON")
+                        "error, label) to FILE, a deal's decisions a JSON line")
     args = parser.parse_args()
     if args.what == "speed":
         result = speed(args)
@@ -201,7 +214,13 @@ def main() -> None:
                       f"standard error of a loss: median {part['median_error']}, "
                       f"largest {part['largest_error']}")
     else:
-        result = calibration(args)
+        if args.what == "table":
+            with open(args.rows, encoding="utf-8") as lines:
+                deals = [json.loads(line) for line in lines if line.strip()]
+            result = summarize([tuple(row) for deal in deals for row in deal],
+                               len(deals))
+        else:
+            result = calibration(args)
         if args.json:
             print(json.dumps(result, indent=1))
         else:
