@@ -325,3 +325,58 @@ def test_a_past_deal_changed_and_logged_undo_files_keyboard_and_play_again(
     assert serious(page) == []
     assert problems.real() == []
     context.close()
+
+
+def test_a_wild_joker_typed_cards_a_number_and_a_house_rule(web_server: Server,
+                                                           browser: Any) -> None:
+    context, page = new_page(browser, PHONE, **TOUCH)
+    keeper = Scorekeeper(page)
+    page.goto(web_server.url + "/pad")
+    page.wait_for_selector("body[data-ready=yes]")
+    keeper.tap("#new-pad")
+    page.wait_for_selector("#name-0")
+    page.select_option("#preset", "wild")
+    page.select_option("#count", "3")
+    for seat, name in enumerate(["Ann", "Bob", "Cy"]):
+        page.fill(f"#name-{seat}", name)
+    page.select_option("#first-dealer", "2")
+    keeper.tap(".house-rules summary")
+    page.fill("#option-target_score", "300")
+    keeper.tap("#setup-form button[type=submit]")
+    page.wait_for_selector("#deal-editor:not([hidden])")
+    assert "to 300" in page.inner_text("#pad-rules")
+    assert "Deal 1: Cy deals" in page.inner_text("#deal-heading")
+    # Ann: 5h, a joker as 6h, 7h; the joker asks what it stands for.
+    keeper.card("5h")
+    keeper.tap("#card-joker")
+    assert "stands for" in page.inner_text("#target-words")
+    keeper.tap("#card-6h")
+    keeper.card("7h")
+    assert "🃏6♥" in page.inner_text("#entered")
+    # Bob's cards typed, a wrong word refused in words.
+    keeper.tap("#target-meld-1")
+    page.fill("#type-cards", "Qs Qd Zz")
+    page.click("#type-form button")
+    assert '"Zz" is not a card' in page.inner_text("#message")
+    page.fill("#type-cards", "Qs Qd Qc")
+    page.click("#type-form button")
+    keeper.tap("#target-hand-1")
+    keeper.card("*")  # a wild joker left in hand stands for nothing: no question
+    assert "🃏" in page.inner_text("#entered li:nth-child(2) .hand-entry")
+    keeper.tap(".points-box summary")
+    page.fill("#points input[data-seat='2']", "-12")
+    page.dispatch_event("#points input[data-seat='2']", "change")
+    page.select_option("#went-out", "0")
+    deal = {"dealer": 2, "went_out": 0,
+            "melds": [{"seat": 0, "cards": "5h *=6h 7h"}, {"seat": 1, "cards": "Qs Qd Qc"}],
+            "layoffs": [], "hands": ["", "*", ""], "points": [None, None, -12]}
+    pad = {"format": "rummy500-pad", "version": 1,
+           "rules": {"preset": "wild", "options": {"target_score": 300}},
+           "players": ["Ann", "Bob", "Cy"], "deals": [deal]}
+    assert page.inner_text("#problems") == ""
+    keeper.tap("#deal-done")
+    page.wait_for_function("() => document.querySelectorAll('#deals li').length === 1")
+    assert keeper.totals() == engine_totals(pad)[0]
+    assert serious(page) == []
+    assert keeper.problems.real() == []
+    context.close()

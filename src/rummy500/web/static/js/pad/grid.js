@@ -46,7 +46,7 @@ export function cardGrid(tables, onTap, used) {
   if (tables.copies['*']) {
     rows.push(h('div', { class: 'grid-row jokers', role: 'group', 'aria-label': 'jokers' },
       cardButton('*', tables, onTap, used),
-      h('span', { class: 'grid-note' }, tables.jokers === 'wild' ? 'a wild joker: tap it, then the card it stands for' : 'Persian jokers meld only with each other')));
+      h('span', { class: 'grid-note' }, tables.jokers === 'wild' ? 'a wild joker on the table: tap it, then the card it stands for' : 'Persian jokers meld only with each other')));
   }
   return h('div', { class: 'grid' }, rows);
 }

@@ -333,7 +333,7 @@ function renderLog(pad) {
  */
 function tap(piece) {
   const tables = /** @type {Tables} */ (state.tables);
-  if (piece === '*' && tables.jokers === 'wild') {
+  if (piece === '*' && tables.jokers === 'wild' && state.target.kind !== 'hand') {
     state.jokerPending = !state.jokerPending;
     render();
     return;
