@@ -10,7 +10,7 @@ import { test } from 'node:test';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const DIST = join(ROOT, 'src/rummy500/web/static/dist');
-const PAGES = ['table.html', 'index.html', 'replay.html'];
+const PAGES = ['table.html', 'index.html', 'replay.html', 'pad.html'];
 
 test('the committed bundles are the build of the modules as they are', () => {
   const fresh = mkdtempSync(join(tmpdir(), 'rummy500-bundle-'));
