@@ -1,27 +1,20 @@
 """Clients by address, for the limits per address: which address a request comes from
-(an IPv6 client is its /64 network, which one person commonly holds whole), and how
-often each address did something lately.
+(an IPv6 client is its /64 network, which one person commonly holds whole), and what the
+database keeps of the address that made a table (how often each address did something
+lately is counted by :mod:`.rate`).
 
 >>> address_key("2001:db8:1:2:3:4:5:6")
 '2001:db8:1:2::/64'
 >>> address_key("192.0.2.7")
 '192.0.2.7'
->>> window = RateWindow(2, 60.0)
->>> [window.allow("a", now=t) for t in (0.0, 1.0, 2.0, 61.5)]
-[True, True, False, True]
 """
 
 from __future__ import annotations
 
 import hashlib
 import ipaddress
-import time
-from collections import OrderedDict, deque
 
 from starlette.types import Scope
-
-TRACKED_ADDRESSES = 10_000
-"""A rate window remembers at most this many addresses (the least recent are forgotten)."""
 
 
 def address_key(host: str | None) -> str:
@@ -90,30 +83,4 @@ def creator_id(address: str) -> str:
     return hashlib.sha256(f"rummy500 creator {address}".encode()).hexdigest()[:32]
 
 
-class RateWindow:
-    """At most ``count`` events per address in any ``seconds``."""
-
-    def __init__(self, count: int, seconds: float) -> None:
-        self.count = count
-        self.seconds = seconds
-        self._seen: OrderedDict[str, deque[float]] = OrderedDict()
-
-    def allow(self, address: str, *, now: float | None = None) -> bool:
-        """Count an event of ``address`` if it is within its limit."""
-        now = time.monotonic() if now is None else now
-        times = self._seen.get(address)
-        if times is None:
-            times = self._seen[address] = deque()
-            while len(self._seen) > TRACKED_ADDRESSES:
-                self._seen.popitem(last=False)
-        else:
-            self._seen.move_to_end(address)
-        while times and now - times[0] >= self.seconds:
-            times.popleft()
-        if len(times) >= self.count:
-            return False
-        times.append(now)
-        return True
-
-
-__all__ = ["RateWindow", "TrustedProxies", "address_key", "client_address", "creator_id"]
+__all__ = ["TrustedProxies", "address_key", "client_address", "creator_id"]

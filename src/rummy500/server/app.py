@@ -20,15 +20,16 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from . import metrics
-from .addresses import RateWindow, client_address, creator_id
+from .addresses import client_address, creator_id
 from .apierror import ApiError, error_response
 from .bodies import read_object
 from .guard import Guard
 from .hub import Hub
+from .ids import valid_id, valid_token
 from .live import PERSON, LiveTable
 from .logs import RequestContext, about_table
 from .ops import Health, ops_routes
-from .security import valid_id, valid_token
+from .rate import RateWindow
 from .settings import ServerSettings
 from .store import Store
 from .table_socket import serve_socket

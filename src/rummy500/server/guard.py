@@ -29,8 +29,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import metrics
 from .addresses import client_address
+from .client_frames import origin_allowed
 from .connections import CLOSE_POLICY, AddressTally
-from .security import origin_allowed
 from .settings import ServerSettings
 
 log = logging.getLogger("rummy500.server")

@@ -24,6 +24,7 @@ from . import metrics
 from .connections import CLOSE_GOING_AWAY, Client, Connections
 from .driver import Driver
 from .guard import unreachable_database
+from .ids import valid_token
 from .inbox import Inbox
 from .leaving import left_refusal
 from .live import LiveTable
@@ -31,7 +32,6 @@ from .master import UNAVAILABLE, Master
 from .messages import Alive, AskPresence, Message, Present, Ready, Said
 from .pacing import Pacing
 from .presence import HEARTBEAT_S, LEASE_S, WATCHING, Presence
-from .security import valid_token
 from .settings import ServerSettings
 from .store import Store
 from .talk import Talk

@@ -20,12 +20,12 @@ from ..session.seat_state import SeatInfo, SeatState
 from . import metrics
 from .connections import Client, Connections
 from .frames import Frames
+from .ids import new_table_id, new_token, token_hash
 from .inbox import Inbox
 from .leaving import why_not_leave
 from .live import OVER, PLAYING, STANDIN_BOT, WAITING, Change, LiveTable, Seat, Spec
 from .messages import Changed, NextTable
 from .presence import Presence
-from .security import new_table_id, new_token, token_hash
 from .store import Store
 from .talk_store import TalkStore
 from .undo import adopt, is_undo, rebuild, target_of, undo_event, undo_target

@@ -17,9 +17,9 @@ from starlette.routing import BaseRoute
 from . import metrics
 from .addresses import TrustedProxies
 from .app import create_app
+from .client_frames import FRAME_LIMIT
 from .hub import Hub
 from .logs import configure as configure_logging
-from .security import FRAME_LIMIT
 from .settings import ServerSettings
 from .store import Store
 from .transport import uvicorn_options

@@ -30,6 +30,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from .cleaning import name_clash
 from .database import (
     async_url,
     changes,
@@ -42,7 +43,6 @@ from .database import (
 )
 from .live import BOT, OVER, PLAYING, WAITING, Change, Seat, Spec
 from .messages import NOTIFY_CHANNEL, Changed, Message, NextTable, encode
-from .security import name_clash
 
 log = logging.getLogger("rummy500.server")
 
@@ -186,7 +186,7 @@ class Store:
                         holder: str | None = None) -> tuple[str, Change | None]:
         """Seat a person: ``("ok", first deal or None)``, ``("taken", None)``,
         ``("reserved", None)`` (kept for someone else), ``("name_taken", None)`` (another
-        person at the table has that name, or one like it: :func:`.security.name_clash`)
+        person at the table has that name, or one like it: :func:`.cleaning.name_clash`)
         or ``("unknown", None)``. The first deal is stored with the last seat taken.
         ``holder``: the token hash of the person the seat may be kept for."""
         now = time.time()

@@ -14,6 +14,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import metrics
 from .addresses import client_address
+from .client_frames import DROPS_BEFORE_CLOSE, FRAME_LIMIT, BadFrame, origin_allowed, parse_frame
 from .connections import (
     CLOSE_NORMAL,
     CLOSE_POLICY,
@@ -23,7 +24,8 @@ from .connections import (
 )
 from .guard import unreachable_database
 from .hub import Hub, UnknownToken
-from .security import FRAME_LIMIT, BadFrame, RateLimit, origin_allowed, parse_frame, valid_id
+from .ids import valid_id
+from .rate import RateWindow
 
 CLOSE_TRY_AGAIN = 1013
 
@@ -86,7 +88,8 @@ async def _write(websocket: WebSocket, client: Client) -> None:
 
 
 async def _read(hub: Hub, websocket: WebSocket, client: Client) -> None:
-    limit = RateLimit(hub.settings.frames_per_second)
+    per_second = hub.settings.frames_per_second
+    frames, drops = RateWindow(per_second, 1.0), RateWindow(DROPS_BEFORE_CLOSE, 1.0)
     hello_by = asyncio.get_running_loop().time() + hub.settings.hello_timeout_s
     while True:
         if client.joined:
@@ -113,15 +116,13 @@ async def _read(hub: Hub, websocket: WebSocket, client: Client) -> None:
         if len(text) > FRAME_LIMIT or len(text.encode("utf-8", "surrogatepass")) > FRAME_LIMIT:
             client.close(CLOSE_TOO_BIG)
             return
-        verdict = limit.check()
-        if verdict == "close":
+        if not frames.allow():
             metrics.limit_hit("frames")
-            client.close(CLOSE_POLICY)
-            return
-        if verdict == "drop":
-            metrics.limit_hit("frames")
+            if not drops.allow():  # it keeps on
+                client.close(CLOSE_POLICY)
+                return
             client.send({"type": "error", "code": "rate_limited",
-                         "message": f"at most {limit.per_second} frames a second: this one "
+                         "message": f"at most {per_second} frames a second: this one "
                                     "was dropped"})
             continue
         frame = parse_frame(text)

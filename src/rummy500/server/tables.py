@@ -13,8 +13,8 @@ from ..bots import BOT_NAMES
 from ..rules import RulesError, rules_from_record
 from . import metrics
 from .apierror import ApiError
+from .cleaning import BadName, clean_name, name_clash
 from .live import BOT, PERSON, SEED_LIMIT, Seat, Spec
-from .security import BadName, clean_name, name_clash
 from .settings import ServerSettings
 from .store import Store
 
@@ -111,9 +111,9 @@ def _seats(given: Any, players: int) -> list[Seat]:
 
 
 def person_name(value: Any) -> str:
-    """A person's name at a table (:func:`.security.clean_name`), or 400 ``bad_name``
+    """A person's name at a table (:func:`.cleaning.clean_name`), or 400 ``bad_name``
     saying why not: one that cannot be read, or that the table gives someone else ("You",
-    "Seat 2", "Expert"…: :func:`.security.name_clash`)."""
+    "Seat 2", "Expert"…: :func:`.cleaning.name_clash`)."""
     try:
         name = clean_name(value)
     except BadName as error:

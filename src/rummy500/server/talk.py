@@ -2,10 +2,10 @@
 every client of the table through every process, the last lines kept in the database
 (a client that connects gets them with its welcome, as ``state.chat``).
 
-What people write is cleaned where names are (:func:`.security.printable_text`):
+What people write is cleaned where names are (:func:`.cleaning.printable_text`):
 control, format (bidi) and other unprintable characters are dropped, characters that show
 nothing are spaces; a line that cannot be read (Zalgo text, a row of signs drawn many
-letters wide: :func:`.security.unreadable`) is refused. Each seat, and each address, may
+letters wide: :func:`.cleaning.unreadable`) is refused. Each seat, and each address, may
 say only so much (:data:`SEAT_LINES`, :data:`ADDRESS_LINES`), however many connections
 it holds.
 
@@ -23,12 +23,12 @@ from typing import Any
 
 from ..session.refusal import NOT_SEATED, Refusal
 from . import metrics
-from .addresses import RateWindow
+from .cleaning import WIDE_IN_CHAT, printable_text, unreadable
 from .connections import Connections
 from .inbox import Inbox
 from .live import LiveTable
 from .messages import Said
-from .security import WIDE_IN_CHAT, printable_text, unreadable
+from .rate import RateWindow
 from .talk_store import TalkStore
 
 CHAT_LIMIT = 200

@@ -31,10 +31,11 @@ from ..rules import (
     RulesError,
     rules_from_record,
 )
-from ..server.addresses import RateWindow, client_address
+from ..server.addresses import client_address
 from ..server.apierror import ApiError
 from ..server.bodies import read_body, read_json
-from ..server.security import valid_id
+from ..server.ids import valid_id
+from ..server.rate import RateWindow
 from ..session.words import rules_summary
 from . import learn, replay_worker
 from .page_files import PageFiles

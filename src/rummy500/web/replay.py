@@ -29,7 +29,7 @@ from ..game import Game
 from ..narrate import before, fresh_deal, move_text, restocked
 from ..narrate import card_text as pretty_card
 from ..record import RecordFormatError, ReplayError, replay
-from ..server.security import BadName, clean_name
+from ..server.cleaning import BadName, clean_name
 from ..session.seat_state import DealSheet, TableMeld, encode
 from ..session.sheets import deal_sheet
 from ..session.state import card_text, hand_faces, table_meld
@@ -166,7 +166,7 @@ def _parse_request(body: bytes, max_deals: int) -> tuple[Mapping[str, Any], list
 
 
 def _clean_names(names: Any, players: Any) -> list[str]:
-    """Names as player names are taken (:func:`~rummy500.server.security.clean_name`)."""
+    """Names as player names are taken (:func:`~rummy500.server.cleaning.clean_name`)."""
     count = f"{players} names" if type(players) is int else "names"
     if not isinstance(names, list) or (type(players) is int and len(names) != players):
         raise Refused(400, "bad_request", f"names must be a list of {count}, one a seat")
