@@ -113,7 +113,7 @@ class _Inline(HTMLParser):
 
 def test_pages_have_a_strict_content_security_policy(web_server: Server) -> None:
     for path in ("/", "/t/AAAAAAAAAAAAAAAAAAAAAA", "/replay", "/t/AAAAAAAAAAAAAAAAAAAAAA/replay",
-                 "/static/js/table.js", "/static/style.css"):
+                 "/pad", "/pad-sw.js", "/static/js/table.js", "/static/style.css"):
         with urllib.request.urlopen(web_server.url + path) as response:
             policy = response.headers["Content-Security-Policy"]
             assert "default-src 'none'" in policy and "script-src 'self'" in policy
