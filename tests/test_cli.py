@@ -226,8 +226,8 @@ def test_replay_tells_the_game(capsys: Capture, tmp_path: Path) -> None:
         assert any(line.startswith(f"Deal {number}: Seat ") for line in lines)
         assert any(line.startswith(f"Deal {number} is over: ") for line in lines)
     assert any(" holds " in line for line in lines)
-    assert lines[-1].startswith(("Seats 0 and 2 win", "Seats 1 and 3 win", "The game ends"))
-    assert any(line.startswith("  Seats 0 and 2") for line in lines)
+    assert lines[-1].startswith(("Seats 1 and 3 win", "Seats 2 and 4 win", "The game ends"))
+    assert any(line.startswith("  Seats 1 and 3") for line in lines)
     code, quiet, _ = run(capsys, "replay", str(path), "--no-hands")
     assert code == 0 and " holds " not in quiet
 
@@ -294,7 +294,8 @@ def test_watch_plays_a_seeded_game_to_the_end(capsys: Capture) -> None:
     assert lines[0].startswith("2 players, rules classic, seed 12")
     assert any(line.startswith("Deal 1: Seat ") for line in lines)
     assert "[cards in hand " in out
-    assert lines[-1].startswith(("Seat 0 wins the game", "Seat 1 wins the game"))
+    assert lines[-1].startswith(("Seat 1 wins the game", "Seat 2 wins the game"))
+    assert "Seat 0" not in out
     again = run(capsys, "watch", "--seed", "12", "--delay", "0")
     assert again[1] == out
 
@@ -304,7 +305,7 @@ def test_watch_stops_after_the_deals_asked(capsys: Capture) -> None:
                        "--delay", "0", "--reasons", "--no-hands")
     assert code == 0
     assert "Deal 1 is over" in out and "Deal 2" not in out
-    assert "Sides: Seats 0 and 2 against Seats 1 and 3." in out
+    assert "Sides: Seats 1 and 3 against Seats 2 and 4." in out
     assert "The game is not over after 1 deal" in out
     assert "(picked at random" in out
 

@@ -9,8 +9,13 @@ a :class:`~rummy500.deal.Deal` before and after each move:
 >>> deal = game.deal
 >>> seen = before(deal)
 >>> game.play("draw")
->>> narrate_move(seen, deal, deal.moves[-1])[0].startswith("Seat 0 draws")
+>>> narrate_move(seen, deal, deal.moves[-1])[0].startswith("Seat 1 draws")
 True
+>>> narrate_move(seen, deal, deal.moves[-1], ["Ann", "Bob"])[0].startswith("Ann draws")
+True
+
+Seats are named as set-up counts them, from 1 (``Seat 1``), or by the names given
+(:func:`seat_names`), which may be ``You``: the verbs then agree (:func:`verb`).
 """
 
 from __future__ import annotations
@@ -65,11 +70,33 @@ def game_stop_rule(rules: Rules | None = None) -> str:
 
 
 def seat_name(seat: int) -> str:
+    """A seat as ``review`` and ``simulate`` name it: counted from 0, like their ``--seat``
+    flags and their JSON. The narration names seats by :func:`seat_names`."""
     return f"Seat {seat}"
 
 
+def seat_names(players: int, names: Sequence[str] | None = None) -> list[str]:
+    """Each seat's name in a narration: ``names`` (one a seat) where there are any, else
+    counted from 1 as set-up counts them: ``Seat 1``, ``Seat 2``…"""
+    if names is not None:
+        if len(names) != players:
+            raise ValueError(f"{len(names)} names for {players} seats")
+        return list(names)
+    return [f"Seat {seat + 1}" for seat in range(players)]
+
+
+def side_words(rules: Rules, names: Sequence[str], side: int) -> str:
+    """A side in a narration: its player's name, or its partners' (``Seats 1 and 3``,
+    ``Ann and Cy``)."""
+    members = [names[seat] for seat in range(len(names)) if rules.side_of(seat) == side]
+    if rules.partnership and all(name.startswith("Seat ") for name in members):
+        return "Seats " + " and ".join(name.removeprefix("Seat ") for name in members)
+    return " and ".join(members)
+
+
 def side_name(rules: Rules, players: int, side: int) -> str:
-    """A side as people say it: ``Seat 2``, or ``Seats 0 and 2`` in a partnership."""
+    """A side as ``review`` and ``simulate`` name it (seats from 0, as :func:`seat_name`):
+    ``Seat 2``, or ``Seats 0 and 2`` in a partnership."""
     if rules.partnership:
         seats = [seat for seat in range(players) if rules.side_of(seat) == side]
         return "Seats " + " and ".join(str(seat) for seat in seats)
@@ -150,6 +177,7 @@ _SECOND_PERSON = {
     "draws": "draw", "takes": "take", "melds": "meld", "lays": "lay", "discards": "discard",
     "goes": "go", "calls": "call", "passes": "pass", "must": "must", "went": "went",
     "wins": "win", "has": "have", "is": "are", "deals": "deal", "plays": "play",
+    "holds": "hold", "was": "were",
 }
 
 
@@ -229,9 +257,12 @@ def restocked(seen: Before, deal: Deal) -> str | None:
             f"{plural(len(deal.stock), 'card')}")
 
 
-def narrate_move(seen: Before, deal: Deal, move: Move) -> list[str]:
-    """The lines telling ``move``, made by the player to move in ``seen``; ``deal`` is after it."""
-    lines = [move_text(seat_name(seen.turn), seen.turn, move, seen, deal, spectator=True)]
+def narrate_move(seen: Before, deal: Deal, move: Move,
+                 names: Sequence[str] | None = None) -> list[str]:
+    """The lines telling ``move``, made by the player to move in ``seen``; ``deal`` is after
+    it; ``names``: the seats' names (:func:`seat_names`)."""
+    who = seat_names(deal.players, names)[seen.turn]
+    lines = [move_text(who, seen.turn, move, seen, deal, spectator=True)]
     restock = restocked(seen, deal)
     if restock is not None:
         lines.append(restock + ".")
@@ -249,58 +280,64 @@ def status_line(deal: Deal) -> str:
 # -- deals and games ---------------------------------------------------------------------------
 
 
-def deal_start(deal: Deal, number: int, *, hands: bool = True) -> list[str]:
+def deal_start(deal: Deal, number: int, *, hands: bool = True,
+               names: Sequence[str] | None = None) -> list[str]:
     """The opening of deal ``number`` (from 1): dealer, cards dealt, up-card, hands."""
+    named = seat_names(deal.players, names)
     dealt = deal.rules.cards_dealt(deal.players)
-    first = (deal.dealer + 1) % deal.players
+    dealer, first = named[deal.dealer], named[(deal.dealer + 1) % deal.players]
     lines = [
-        f"Deal {number}: {seat_name(deal.dealer)} deals {dealt} cards each; the up-card is "
+        f"Deal {number}: {dealer} {verb(dealer, 'deals')} {dealt} cards each; the up-card is "
         f"{card_text(deal.deck[dealt * deal.players])}; {len(deal.deck) - dealt * deal.players - 1}"
-        f" cards in the stock; {seat_name(first)} plays first.",
+        f" cards in the stock; {first} {verb(first, 'plays')} first.",
     ]
     if hands:
         hand_cards = [0] * deal.players
         for i in range(dealt * deal.players):
             hand_cards[(deal.dealer + 1 + i) % deal.players] |= 1 << deal.deck[i]
-        lines.extend(f"  {seat_name(seat)} holds {hand_text(hand)}"
+        lines.extend(f"  {named[seat]} {verb(named[seat], 'holds')} {hand_text(hand)}"
                      for seat, hand in enumerate(hand_cards))
     return lines
 
 
 def deal_end(
-    deal: Deal, result: DealResult, number: int, totals: Sequence[int]
+    deal: Deal, result: DealResult, number: int, totals: Sequence[int],
+    names: Sequence[str] | None = None,
 ) -> list[str]:
     """How deal ``number`` ended, the points of each player, and running ``totals`` after it."""
     rules, players = deal.rules, deal.players
+    named = seat_names(players, names)
+    sides = [side_words(rules, named, side) for side in range(rules.sides(players))]
+    width = max(16, *(len(name) + 2 for name in named + sides))
     idle = IDLE_TURNS_PER_PLAYER * players
     why = ENDINGS.get(result.ended_by, result.ended_by).format(
-        who=seat_name(deal.turn if result.went_out is None else result.went_out), idle=idle
+        who=named[deal.turn if result.went_out is None else result.went_out], idle=idle
     )
     lines = [f"Deal {number} is over: {why}."]
     if deal.melds:
         lines.extend(pack_line("  Table: ", [f"{meld.name} {meld_text(meld)}"
                                              for meld in deal.melds]))
     if rules.partnership:
-        lines.append(f"  {'':<16}{'table':>7}{'hand':>7}")
+        lines.append(f"  {'':<{width}}{'table':>7}{'hand':>7}")
         for seat in range(players):
-            lines.append(f"  {seat_name(seat):<16}{result.melded[seat]:>7}"
+            lines.append(f"  {named[seat]:<{width}}{result.melded[seat]:>7}"
                          f"{result.in_hand[seat]:>7}")
-        lines.append(f"  {'':<16}{'deal':>7}{'total':>7}")
-        for side in range(rules.sides(players)):
-            lines.append(f"  {side_name(rules, players, side):<16}{result.scores[side]:>7}"
-                         f"{totals[side]:>7}")
+        lines.append(f"  {'':<{width}}{'deal':>7}{'total':>7}")
+        for side, label in enumerate(sides):
+            lines.append(f"  {label:<{width}}{result.scores[side]:>7}{totals[side]:>7}")
     else:
-        lines.append(f"  {'':<16}{'table':>7}{'hand':>7}{'deal':>7}{'total':>7}")
+        lines.append(f"  {'':<{width}}{'table':>7}{'hand':>7}{'deal':>7}{'total':>7}")
         for seat in range(players):
-            lines.append(f"  {seat_name(seat):<16}{result.melded[seat]:>7}"
+            lines.append(f"  {named[seat]:<{width}}{result.melded[seat]:>7}"
                          f"{result.in_hand[seat]:>7}{result.scores[seat]:>7}{totals[seat]:>7}")
     return lines
 
 
-def game_end(game: Game) -> list[str]:
+def game_end(game: Game, names: Sequence[str] | None = None) -> list[str]:
     """The winner (or a draw), or where an unfinished game stands."""
     rules, players = game.rules, game.players
-    totals = " / ".join(f"{side_name(rules, players, side)} {total}"
+    named = seat_names(players, names)
+    totals = " / ".join(f"{side_words(rules, named, side)} {total}"
                         for side, total in enumerate(game.totals))
     if not game.finished:
         if not game.results:
@@ -310,8 +347,8 @@ def game_end(game: Game) -> list[str]:
     if game.winner is None:
         return [f"{stop}The game ends in a draw after {plural(len(game.results), 'deal')}: "
                 f"{totals}."]
-    name = side_name(rules, players, game.winner)
-    wins = "win" if rules.partnership else "wins"
+    name = side_words(rules, named, game.winner)
+    wins = "win" if rules.partnership else verb(name, "wins")
     final_bonus = points_for(rules).final_bonus
     bonus = f", with the final bonus of {final_bonus}" if final_bonus else ""
     return [f"{stop}{name} {wins} the game by {plural(game.margin, 'point')} after "
@@ -325,19 +362,23 @@ def fresh_deal(deal: Deal) -> Deal:
 
 
 def narrate_deal(
-    deal: Deal, moves: Iterable[Move], number: int, *, hands: bool = True
+    deal: Deal, moves: Iterable[Move], number: int, *, hands: bool = True,
+    names: Sequence[str] | None = None,
 ) -> Iterator[str]:
     """Deal ``number``'s opening, then each of ``moves`` played on ``deal`` and told."""
-    yield from deal_start(deal, number, hands=hands)
+    yield from deal_start(deal, number, hands=hands, names=names)
     for move in moves:
         seen = before(deal)
         deal.play(move, check=False)
-        yield from narrate_move(seen, deal, move)
+        yield from narrate_move(seen, deal, move, names)
 
 
-def narrate_game(game: Game, *, hands: bool = True) -> Iterator[str]:
-    """The whole of ``game`` (finished or not) in plain words, deal by deal."""
+def narrate_game(game: Game, *, hands: bool = True,
+                 names: Sequence[str] | None = None) -> Iterator[str]:
+    """The whole of ``game`` (finished or not) in plain words, deal by deal; ``names``: the
+    seats' names, one a seat (else ``Seat 1``, ``Seat 2``…)."""
     rules = game.rules
+    named = seat_names(game.players, names)
     yield (f"{game.players} players, rules {rules.preset}"
            + "".join(f", {name}={value_text(value)}"
                      for name, value in rules.overrides().items()) + ".")
@@ -345,16 +386,16 @@ def narrate_game(game: Game, *, hands: bool = True) -> Iterator[str]:
     for index, deal in enumerate(game.deals):
         yield ""
         copy = fresh_deal(deal)
-        yield from narrate_deal(copy, deal.moves, index + 1, hands=hands)
+        yield from narrate_deal(copy, deal.moves, index + 1, hands=hands, names=named)
         if index < len(game.results):
             result = game.results[index]
             totals = [t + s for t, s in zip(totals, result.scores, strict=True)]
-            yield from deal_end(copy, result, index + 1, totals)
+            yield from deal_end(copy, result, index + 1, totals, named)
         else:
-            yield (f"The record stops here, with {seat_name(copy.turn)} to "
+            yield (f"The record stops here, with {named[copy.turn]} to "
                    f"{'draw' if copy.phase == 'draw' else 'play'}.")
     yield ""
-    yield from game_end(game)
+    yield from game_end(game, named)
 
 
 def value_text(value: object) -> str:
@@ -385,7 +426,9 @@ __all__ = [
     "narrate_move",
     "restocked",
     "seat_name",
+    "seat_names",
     "side_name",
+    "side_words",
     "status_line",
     "value_text",
     "verb",

@@ -25,7 +25,8 @@ from ..narrate import (
     deal_start,
     game_end,
     narrate_move,
-    side_name,
+    seat_names,
+    side_words,
     status_line,
     value_text,
 )
@@ -71,7 +72,7 @@ class Teller:
     def say(self, line: str, style: str = "") -> None:
         text = Text(line, style=style)
         for seat in range(self.players):
-            text.highlight_regex(rf"\bSeats? {seat}\b", SEAT_STYLES[seat % len(SEAT_STYLES)])
+            text.highlight_regex(rf"\bSeats? {seat + 1}\b", SEAT_STYLES[seat % len(SEAT_STYLES)])
         text.highlight_regex(r"(?:10|[2-9AJQK])[♥♦]", "red")
         text.highlight_regex(r"\bm[0-9]+\b", "bold")
         self.console.print(text)
@@ -105,10 +106,11 @@ def run(args: argparse.Namespace) -> int:
     game = Game(rules, players, rng=random.Random(seed))
     bots = make_bots(names, seed, args.budget)
     changes = "".join(f", {name}={value_text(value)}" for name, value in rules.overrides().items())
-    seats = ", ".join(f"Seat {seat} {name}" for seat, name in enumerate(names))
+    seats = ", ".join(f"{seat} {name}" for seat, name in zip(seat_names(players), names,
+                                                              strict=True))
     teller.say(f"{players} players, rules {rules.preset}{changes}, seed {seed}: {seats}.")
     if rules.partnership:
-        teller.say("Sides: " + " against ".join(side_name(rules, players, side)
+        teller.say("Sides: " + " against ".join(side_words(rules, seat_names(players), side)
                                                for side in range(rules.sides(players))) + ".")
     try:
         watch(game, bots, teller, args.deals, reasons=args.reasons, hands=not args.no_hands)
@@ -139,7 +141,7 @@ def watch(
             teller.say(line)
         if any(totals):
             teller.say("Totals so far: " + ", ".join(
-                f"{side_name(rules, game.players, side)} {total}"
+                f"{side_words(rules, seat_names(game.players), side)} {total}"
                 for side, total in enumerate(totals)) + ".", "dim")
         teller.pause()
         seen = before(deal)
