@@ -84,7 +84,11 @@ def test_two_people_and_a_computer_play_a_deal(web_server: Server, browser: Any)
         assert [number(rows[-2][2]) for rows in sides] == [int(t) for t in panel]
         page.click("#sheet-close")
         assert not page.evaluate("document.querySelector('#sheet').open")
-        assert "Deal 2" in page.inner_text("#status")
+        if page is ann_page:  # Bob still reads: the finished deal stays on Ann's table
+            assert page.is_visible("#dealend") and "Deal 1 is over" in page.inner_text("#status")
+    for page in (ann_page, bob_page):  # both have closed the sheet: the next deal
+        page.wait_for_function("() => /Deal 2/.test(document.querySelector('#status').textContent)")
+        assert page.is_hidden("#dealend")
     for seat in (ann, bob):
         assert seat.problems.real() == []
     ann_context.close()
