@@ -122,8 +122,8 @@ LESSONS: tuple[Lesson, ...] = (
         "Meld them.",
     ), moves=((LEARNER, "draw"),), marks=("2c", "2d", "2s")),
     Lesson("How the sheet counts", (
-        "The deal is over. Each of you scores the cards you put on the table (laid-off cards "
-        "included), less the cards left in your hand.",
+        "The deal is over: going out left you nothing in hand, and every card Sam still "
+        "holds counts against Sam. Laid-off cards count for whoever laid them off.",
         "Points: {Points}",
         "Below: the sheet of this deal, as the table shows it. The totals carry on from deal "
         "to deal.",
