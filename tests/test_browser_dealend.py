@@ -40,6 +40,13 @@ DEAL_END = """() => {
 
 WIDE = "() => document.documentElement.scrollWidth"
 
+WRAPPED_SCORES = """() => [...document.querySelectorAll('#scores table.scores td')].filter((td) => {
+    // A cell whose text lies on more than one line.
+    const range = document.createRange();
+    range.selectNodeContents(td);
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.bottom))).size > 1;
+}).map((td) => td.textContent)"""
+
 
 def serious(page: Any) -> list[str]:
     results = Axe().run(page)
@@ -110,6 +117,8 @@ def test_the_finished_deal_stays_on_the_table_until_continued(
     assert "over" in page.inner_text("#status")
     assert page.evaluate(WIDE) <= size["width"]
     assert serious(page) == []
+    if players <= 4:
+        assert page.evaluate(WRAPPED_SCORES) == [], "a score wraps in the score table"
     page.screenshot(path=f"/tmp/dealend-{name}-table.png", full_page=touch)
 
     seat.press("#continue-button")  # everyone has continued: the next deal
