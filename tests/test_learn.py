@@ -21,10 +21,11 @@ def test_every_step_is_made_of_moves_the_engine_allows() -> None:
     assert len(steps) == len(LESSONS)
     made = [entry["move"] for step in steps for entry in step["moves"]]
     assert made[0] == "draw" and made[-1] == "meld 2c 2d 2s"
-    for step in steps:
-        # Each move is said in the engine's words, and the page gets no move to make.
+    for step, after in zip(steps, [*steps[1:], None], strict=False):
+        # Each move is said in the engine's words; the table offers the learner's next move.
         assert len(step["said"]) == len(step["moves"])
-        assert step["state"]["legal"] is None or step["state"]["turn"] == 0
+        offered = [m["move"] for m in (after["moves"] if after else []) if m["seat"] == 0]
+        assert step["state"]["legal"] == (offered or None)
 
 
 def test_each_lesson_comes_up() -> None:

@@ -164,7 +164,8 @@ def _move_text(game: Game, template: str) -> str:
 
 def lesson_steps() -> list[dict[str, Any]]:
     """Every step of the first game: its lesson, the engine's words for the moves made on
-    coming to it, the learner's view of the table then, and the cards it means."""
+    coming to it, the learner's view of the table then (its ``legal`` moves: the one move
+    the lesson asks for next, if the learner's), and the cards it means."""
     rules = PRESETS["classic"]
     game = Game(rules, 2, rng=random.Random(SEED), dealer=DEALER, auto_deal=False)
     game.start_deal(learning_deck(), dealer=DEALER)
@@ -189,6 +190,15 @@ def lesson_steps() -> list[dict[str, Any]]:
         text = [line.format_map(topics) for line in lesson.text]
         steps.append({"title": lesson.title, "text": text, "moves": made, "said": said,
                       "marks": list(lesson.marks), "state": state})
+    # The learner may make each of their moves on the table too: a step offers, of the moves
+    # the engine allows, the one the next step makes (none while Sam plays).
+    for step, after in zip(steps, [*steps[1:], None], strict=True):
+        offered = [made["move"] for made in (after["moves"] if after else [])
+                   if made["seat"] == LEARNER]
+        legal = step["state"]["legal"] or []
+        if any(move not in legal for move in offered):
+            raise ValueError(f"the first game offers {offered} where the engine allows {legal}")
+        step["state"]["legal"] = offered or None
     return steps
 
 

@@ -2,7 +2,10 @@
 // learner's pace. The server sends every step (web/learn.py: the engine deals a fixed pack
 // and checks each scripted move; the lessons' words and the moves' words are the server's):
 // the page draws each step's state as the table draws a state, marks the cards the step
-// means, and goes Next or Back. Nothing is played here: the page holds no rule.
+// means, and goes Next or Back. A step's state offers the one move the lesson asks for next
+// (its `legal`), so the learner may also make it with the table's own controls: the table
+// sends it through a stand-in for the connection (below), which goes to the next step when
+// it is that move. The page holds no rule.
 
 import { getJSON } from './api.js';
 import { cardFace, prettyList } from './cards.js';
@@ -15,7 +18,8 @@ import { renderMine, switchSort } from './table/hand.js';
 import { markTargets } from './table/marks.js';
 import { renderTableMelds } from './table/melds.js';
 import { applyState, model, namesFromSummary, setSummary, sitAs } from './table/model.js';
-import { fatal, show } from './table/notices.js';
+import { fatal, message, show } from './table/notices.js';
+import { settle, useConnection } from './table/outbox.js';
 import { renderPiles } from './table/pile.js';
 import { renderPlayers, renderStatus } from './table/players.js';
 import { afterRedraw, onRedraw } from './table/redraw.js';
@@ -132,12 +136,49 @@ function renderLog() {
  */
 function go(index) {
   at = Math.max(0, Math.min(steps.length - 1, index));
-  // Shown, not played: the table offers no move (the lesson's Next makes them).
-  applyState({ ...steps[at].state, legal: null }, at);
+  applyState(steps[at].state, at);
   document.body.dataset.seq = String(at);
   renderLesson();
   renderLog();
 }
+
+/** The move the lesson asks for next, if the learner's. */
+function asked() {
+  const next = steps[at + 1];
+  const mine = next ? next.moves.filter((made) => made.seat === LEARNER) : [];
+  return mine.length ? mine[0].move : null;
+}
+
+/**
+ * What the table's controls send, in place of a table's connection: the move the lesson asks
+ * for goes to the next step (the engine made it there); any other is not this lesson's.
+ */
+const lessonTable = {
+  isOpen: true,
+  token: /** @type {string | null} */ (null),
+  sent: 0,
+  start() {},
+  stop() {},
+  reconnectNow() {},
+  /** @param {string} text */
+  move(text) {
+    const id = `lesson-${(this.sent += 1)}`;
+    // Answered once the page has noted the move as on its way, as a server's ack would be.
+    queueMicrotask(() => {
+      settle(id);
+      const wanted = asked();
+      if (text === wanted) {
+        go(at + 1);
+        $('#lesson-heading').focus();
+      } else {
+        message(wanted ? `Not in this lesson: here it is ${describe(wanted)} (or press Next).` : 'Press Next to go on.', 'refusal');
+      }
+    });
+    return id;
+  },
+  /** @param {Record<string, unknown>} _fields */
+  send(_fields) { return null; },
+};
 
 function buildPanel() {
   const back = h('button', { type: 'button', id: 'lesson-back' }, 'Back');
@@ -198,6 +239,7 @@ async function start() {
   $('#title').textContent = 'Learn to play: a guided first deal';
   namesFromSummary();
   sitAs(LEARNER, null);
+  useConnection(/** @type {any} */ (lessonTable));
   buildPanel();
   show('game');
   go(0);
