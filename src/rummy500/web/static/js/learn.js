@@ -41,6 +41,9 @@ import { renderScores } from './table/scores.js';
 export const MARK = 'lesson-mark';
 const LEARNER = 0;
 
+/** A wide screen (the lesson beside the table), or a phone (the lesson under the hand). */
+const wide = window.matchMedia('(min-width: 761px)');
+
 /** @type {Step[]} */
 let steps = [];
 let at = 0;
@@ -186,8 +189,10 @@ function buildPanel() {
   back.addEventListener('click', () => go(at - 1));
   next.addEventListener('click', () => {
     go(at + 1);
-    // The focus stays on Next while there is one, else on the last step's heading.
-    (at === steps.length - 1 ? $('#lesson-heading') : next).focus();
+    // The focus stays on Next while there is one, else on the last step's heading; the page
+    // shows the lesson's foot at the screen's foot, and as much of the table above it.
+    (at === steps.length - 1 ? $('#lesson-heading') : next).focus({ preventScroll: true });
+    if (!wide.matches) panel.scrollIntoView({ block: 'end' });
   });
   const panel = h('section', { id: 'lesson', class: 'lesson', 'aria-labelledby': 'lesson-heading' },
     h('div', { id: 'lesson-body', class: 'lesson-body', 'aria-live': 'polite' }),
@@ -196,7 +201,6 @@ function buildPanel() {
       h('a', { id: 'lesson-leave', class: 'lesson-leave', href: '/' }, 'Leave the lesson')));
   // A wide screen keeps the whole table in sight, the lesson beside it at the top of the side
   // column; a phone has it under the hand, so that the table and the hand come first.
-  const wide = window.matchMedia('(min-width: 761px)');
   const place = () => (wide.matches ? $('#side').prepend(panel) : $('#mine').after(panel));
   place();
   wide.addEventListener('change', place);
