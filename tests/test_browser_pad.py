@@ -380,3 +380,31 @@ def test_a_wild_joker_typed_cards_a_number_and_a_house_rule(web_server: Server,
     assert serious(page) == []
     assert keeper.problems.real() == []
     context.close()
+
+
+def test_a_second_browser_follows_a_shared_pad_live(web_server: Server, browser: Any) -> None:
+    context, page = new_page(browser, PHONE, **TOUCH)
+    keeper = Scorekeeper(page)
+    keeper.start(web_server, "partnership", ["Ann", "Bob", "Cy", "Di"])
+    keeper.tap("#share")
+    page.wait_for_selector("#share-box:not([hidden]) svg.qr path")
+    link = page.get_attribute("#share-link", "href")
+    assert link is not None and "/pad#follow=" in link
+    follower_context, follower = new_page(browser, PHONE, **TOUCH)
+    follower.goto(link)
+    follower.wait_for_selector("#follow:not([hidden]) #follow-totals li")
+    assert follower.is_hidden("#deal-editor") and follower.locator("#grid button").count() == 0
+    tables = pad_tables(PRESETS["partnership"], 4)
+    keeper.enter_deal(FOUR_PLAYER_DEAL, tables)
+    pad = {"format": "rummy500-pad", "version": 1,
+           "rules": {"preset": "partnership", "options": {}},
+           "players": ["Ann", "Bob", "Cy", "Di"], "deals": [FOUR_PLAYER_DEAL]}
+    totals = engine_totals(pad)[0]
+    follower.wait_for_function(
+        "want => JSON.stringify([...document.querySelectorAll('#follow-totals li')]"
+        ".map(e => +e.dataset.total)) === want", arg=json.dumps(totals, separators=(",", ":")))
+    assert "Deal 1: Ann & Cy" in follower.inner_text("#follow-deals")
+    assert serious(follower) == []
+    assert serious(page) == []
+    follower_context.close()
+    context.close()

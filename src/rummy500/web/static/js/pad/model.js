@@ -18,6 +18,7 @@
  * @property {PadDeal[]} deals the deals entered
  * @property {PadDeal} current the deal being entered
  * @property {{at: number, text: string}[]} log what was changed in past deals
+ * @property {{id: string, token: string}} [share] the pad's place on the server, once shared
  */
 
 export const FORMAT = 'rummy500-pad';

@@ -7,6 +7,7 @@ import {
   dealerOf, emptyDeal, fromFile, isEmptyDeal, newPad, parseCards, sideNames, tablesUrl, toCsv, toFile,
 } from './model.js';
 import { couldGrow, meldKey, physical, scoreGame, scoreDeal } from './score.js';
+import { follow, sendSoon, sharePad, showShare } from './share.js';
 import { deletePad, getTables, loadPads, rememberNames, rememberedNames, savePad } from './store.js';
 
 /** @typedef {import('./model.js').Pad} Pad */
@@ -60,6 +61,7 @@ function undoKey() {
 function persist() {
   if (!state.pad) return;
   savePad(state.pad);
+  sendSoon(state.pad);
   try {
     localStorage.setItem(undoKey(), JSON.stringify(state.undo.slice(-20)));
   } catch { /* full: undo stays for this visit */ }
@@ -458,6 +460,7 @@ async function openPad(pad) {
   history.replaceState(null, '', `/pad#${pad.id}`);
   $('#home').hidden = true;
   render();
+  showShare(pad);
   $('#totals-heading').focus();
 }
 
@@ -471,6 +474,7 @@ function renderHome() {
   $('#game').hidden = true;
   $('#setup').hidden = true;
   $('#home').hidden = false;
+  $('#follow').hidden = true;
   const pads = Object.values(loadPads()).sort((a, b) => b.created - a.created);
   $('#past-section').hidden = pads.length === 0;
   replace($('#past-pads'), ...pads.map((pad) => h('li', {},
@@ -701,6 +705,10 @@ function bind() {
     const pad = /** @type {Pad} */ (state.pad);
     openPad(newPad(pad.rules, pad.players, (pad.firstDealer + 1) % pad.players.length));
   });
+  $('#share').addEventListener('click', () => {
+    const pad = state.pad;
+    if (pad) sharePad(pad, () => savePad(pad));
+  });
   $('#home-link').addEventListener('click', (event) => {
     event.preventDefault();
     history.replaceState(null, '', '/pad');
@@ -718,7 +726,8 @@ async function main() {
   bind();
   const id = location.hash.slice(1);
   const pads = loadPads();
-  if (id && pads[id]) await openPad(pads[id]);
+  if (id.startsWith('follow=')) follow(id.slice('follow='.length));
+  else if (id && pads[id]) await openPad(pads[id]);
   else renderHome();
   if ('serviceWorker' in navigator) {
     navigator.serviceWorker.register('/pad-sw.js', { scope: '/pad' }).then(() => navigator.serviceWorker.ready)
