@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..errors import NotJSONError
-from ..protocol import V2, VERSIONS
+from ..net.protocol import V2, VERSIONS
 from .ids import TOKEN_LIMIT
 
 FRAME_LIMIT = 4096

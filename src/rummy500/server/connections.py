@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..protocol import V2
+from ..net.protocol import V2
 from ..session.seat_state import encode
 
 QUEUE_LIMIT = 512

@@ -23,7 +23,7 @@ from typing import Any
 
 from msgspec.structs import astuple
 
-from ..protocol import V2, V3
+from ..net.protocol import V2, V3
 from ..session.seat_state import SeatState, encode, plain, version2
 
 GROWING = ("history", "deals")

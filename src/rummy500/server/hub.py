@@ -18,7 +18,7 @@ import time
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
-from ..protocol import V2
+from ..net.protocol import V2
 from ..session.refusal import NOT_SEATED, Refusal
 from . import metrics
 from .connections import CLOSE_GOING_AWAY, Client, Connections

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..client import Api
+from ..net.client import Api
 
 LISTENING = "listening on http"
 """What ``rummy500 serve`` prints, with its address, once it accepts connections."""

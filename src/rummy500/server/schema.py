@@ -27,7 +27,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
-from ..protocol import V3
+from ..net.protocol import V3
 from ..session.seat_state import HistoryEntry, SeatState
 from .frames import GROWING
 from .messages import LINE_FIELDS

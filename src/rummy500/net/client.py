@@ -26,7 +26,7 @@ from types import TracebackType
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from .errors import BadInputError
+from ..errors import BadInputError
 from .protocol import LATEST, V2, Gap, apply_frame
 
 

@@ -1,6 +1,6 @@
 """The online protocol's versions, and how a client keeps a seat's state from its frames
 (docs/protocol.md). The server writes the frames (:mod:`rummy500.server.frames`); every
-client in Python (:mod:`rummy500.client`, and through it the terminal's online seat)
+client in Python (:mod:`rummy500.net.client`, and through it the terminal's online seat)
 reads them with :func:`apply_frame`, the browser with ``js/protocol.js``.
 
 >>> state = {"hand": ["7h"], "history": [{"text": "a"}], "turn": 0}
