@@ -11,7 +11,7 @@ from typing import Any
 
 from textual.widgets import Input
 
-from ..net.client import Closed, TableConnection
+from ..client import Closed, TableConnection
 from .remote_seat import SeatScreen
 
 UNAUTHORIZED = 4401
