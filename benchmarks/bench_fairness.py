@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from rummy500.bots import BOT_NAMES
-from rummy500.client import TableConnection
+from rummy500.net.client import TableConnection
 from rummy500.server.process import start_server
 
 OTHER_ADDRESS = "127.0.0.2"

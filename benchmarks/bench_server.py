@@ -5,7 +5,7 @@ Run: ``.venv/bin/python benchmarks/bench_server.py`` (``--tables 250 --seconds 6
 
 Each table has four ``person`` seats, so every move comes from a client; each seat is
 its own WebSocket connection that keeps its state as a client does (a version 3 update
-folded into it, :func:`rummy500.protocol.apply_frame`), plays a random legal move from
+folded into it, :func:`rummy500.net.protocol.apply_frame`), plays a random legal move from
 its ``state.legal`` when it is its turn, and waits for the ``ack`` (or ``refused``)
 before its next one. ``--protocol 2|3`` (default 3) is the version the clients ask
 for; a server that knows only version 2 answers in version 2, and the report says
@@ -103,7 +103,7 @@ from process_figures import (
 from served_code import THIS, Code, ref_code
 
 from rummy500.bots import BOT_NAMES
-from rummy500.protocol import VERSIONS
+from rummy500.net.protocol import VERSIONS
 from rummy500.server.process import ServerProcess
 
 POSTGRES_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"

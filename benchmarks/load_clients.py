@@ -2,7 +2,7 @@
 clients (and watchers) in one worker process, and the tables of computer players.
 
 A seat keeps its state as a client does, from the welcome and every update
-(:func:`rummy500.protocol.apply_frame`: a version 3 update is folded, a version 2 one
+(:func:`rummy500.net.protocol.apply_frame`: a version 3 update is folded, a version 2 one
 replaces the state), and plays a random legal move from ``state.legal`` on its turn.
 Every frame a seat or a watcher receives is counted in bytes (its text as UTF-8, the
 payload before any compression) within the measured step it arrived in.
@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from multiprocessing.sharedctypes import Synchronized
 from typing import Any
 
-from rummy500.client import TableConnection
-from rummy500.protocol import V2, Gap, apply_frame
+from rummy500.net.client import TableConnection
+from rummy500.net.protocol import V2, Gap, apply_frame
 
 FRAMES_PER_SECOND = 18
 """What a client sends at most in any second (the server's limit is 20)."""

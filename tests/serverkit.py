@@ -32,8 +32,8 @@ from typing import Any
 
 import pytest
 
-from rummy500.client import TableConnection
 from rummy500.game import Game
+from rummy500.net.client import TableConnection
 from rummy500.server import process as _process
 from rummy500.server.process import ServerProcess as ServerProcess  # for the tests
 from rummy500.server.process import start_server as start_server_process
@@ -363,10 +363,10 @@ def replay_changes(record: Mapping[str, Any], *, swap_copies: bool = False,
 
 def with_states(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``frames`` with each welcome and update carrying, under ``state``, the whole state
-    its client holds after it (version 3 updates folded as :mod:`rummy500.protocol` folds
+    its client holds after it (version 3 updates folded as :mod:`rummy500.net.protocol` folds
     them), in version 2's form, and under ``sent`` the frame as it came: so one check holds
     frames of either version."""
-    from rummy500.protocol import apply_frame
+    from rummy500.net.protocol import apply_frame
     from rummy500.session.seat_state import version2
 
     state: dict[str, Any] = {}

@@ -9,7 +9,7 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
-from rummy500.client import TableConnection
+from rummy500.net.client import TableConnection
 from serverkit import ServerProcess, Servers
 
 _ids = itertools.count(1)

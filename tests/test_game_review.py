@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from rummy500.cli import main
-from rummy500.client import TableConnection
 from rummy500.deal import Deal
+from rummy500.net.client import TableConnection
 from rummy500.record import game_record, replay
 from rummy500.rules import PRESETS
 from rummy500.runners.review.game import (

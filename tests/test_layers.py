@@ -1,6 +1,6 @@
 """The package's layers, read from the source: no import cycle between modules nor between
-packages, and no module importing one above its layer (engine < bots < the runners and
-the session < the front ends: tui, web, server, commands, rl).
+packages, and no module importing one above its layer (engine < bots < the runners,
+the session and the network client < the front ends: tui, web, server, commands, rl).
 
 The engine is every module directly under ``rummy500/`` but ``cli.py`` and ``__main__.py``
 (the command line, a front end). Imports inside functions count for the layers too: a
@@ -17,7 +17,8 @@ import rummy500
 
 PACKAGE = Path(rummy500.__file__).parent
 FRONT_ENDS = ("tui", "web", "server", "commands", "rl")
-LAYERS = {"engine": 0, "bots": 1, "runners": 2, "session": 2, **dict.fromkeys(FRONT_ENDS, 3),
+LAYERS = {"engine": 0, "bots": 1, "runners": 2, "session": 2, "net": 2,
+          **dict.fromkeys(FRONT_ENDS, 3),
           "cli": 3}
 
 
@@ -129,6 +130,7 @@ def test_the_modules_are_found() -> None:
     assert layer_of("rummy500.cli") == "cli"
     assert layer_of("rummy500.rl") == "rl"
     assert layer_of("rummy500.runners.tournament") == "runners"
+    assert layer_of("rummy500.net.client") == "net"
     assert package_of("rummy500.server.hub") == "rummy500.server"
     assert package_of("rummy500.deal") == package_of("rummy500") == "rummy500"
 

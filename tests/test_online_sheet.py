@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from joinkit import until
-from rummy500.client import TableConnection
 from rummy500.commands.play_join import join
 from rummy500.game import Game
+from rummy500.net.client import TableConnection
 from rummy500.rules import rules_from_record
 from rummy500.session.session import TableSession
 from rummy500.session.settings import PERSON, TableSettings

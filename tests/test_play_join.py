@@ -19,9 +19,9 @@ from textual.widgets import Input, RichLog
 from joinkit import message, play_turns_until, screen_of, until
 from rummy500.cards import parse_face
 from rummy500.cli import main
-from rummy500.client import TableConnection, split_table_url
 from rummy500.commands import terminal_check
 from rummy500.commands.play_join import join
+from rummy500.net.client import TableConnection, split_table_url
 from rummy500.session.seat_state import SeatState, TableMeld
 from rummy500.tui.board import hand_keys
 from rummy500.tui.remote import RemoteApp, RemoteTableScreen

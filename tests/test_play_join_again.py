@@ -13,8 +13,8 @@ import pytest
 from textual.widgets import RichLog
 
 from joinkit import play_turns_until, until
-from rummy500.client import TableConnection
 from rummy500.commands.play_join import join
+from rummy500.net.client import TableConnection
 from rummy500.tui.remote import RemoteApp, RemoteTableScreen
 from rummy500.tui.screens import SheetScreen
 from rummy500.tui.tokens import HeldSeat, SeatTokens

@@ -14,8 +14,8 @@ import pytest
 from textual.widgets import Input, RichLog, Static
 
 from joinkit import message, play_turns_until, screen_of, until
-from rummy500.client import TableConnection
 from rummy500.commands.play_join import join
+from rummy500.net.client import TableConnection
 from rummy500.tui.remote import RemoteApp, RemoteTableScreen
 from rummy500.tui.remote_pacing import OnlineSheet
 from rummy500.tui.remote_talk import TalkScreen

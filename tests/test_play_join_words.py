@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from joinkit import message, play_turns_until, screen_of, until
-from rummy500.client import TableConnection
 from rummy500.commands.play_join import join
+from rummy500.net.client import TableConnection
 from rummy500.tui.board import whose_turn
 from rummy500.tui.remote import RemoteApp
 from rummy500.tui.screens import SheetScreen

@@ -15,7 +15,7 @@ import msgspec
 import pytest
 
 from rummy500.bots import make_bot
-from rummy500.protocol import V3
+from rummy500.net.protocol import V3
 from rummy500.rules import make_rules
 from rummy500.server import schema
 from rummy500.server.frames import Frames

@@ -3,7 +3,7 @@
 
 The frames here are the server's own (:class:`rummy500.server.frames.Frames` over a
 :class:`rummy500.server.live.LiveTable`, written by the one encoder), read back from their
-JSON text and folded by :func:`rummy500.protocol.fold`, the Python clients' fold; every
+JSON text and folded by :func:`rummy500.net.protocol.fold`, the Python clients' fold; every
 preset, each seat and a spectator, clients that join at any change.
 """
 
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from rummy500.bots import make_bot
 from rummy500.moves import parse_move
-from rummy500.protocol import V2, V3, Gap, apply_frame, fold
+from rummy500.net.protocol import V2, V3, Gap, apply_frame, fold
 from rummy500.rules import PRESETS, make_rules
 from rummy500.server.frames import Frames, changes
 from rummy500.server.live import BOT, Change, LiveTable, Seat, Spec

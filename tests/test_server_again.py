@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from rummy500.client import Api, ServerError, TableConnection
+from rummy500.net.client import Api, ServerError, TableConnection
 from serverkit import ServerProcess, Servers, play_out, summary_once
 
 pytestmark = pytest.mark.asyncio

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from rummy500.client import Api, ServerError, TableConnection
+from rummy500.net.client import Api, ServerError, TableConnection
 from rummy500.record import replay, replay_summary
 from serverkit import ServerProcess, moves_of, play_out, seat_body
 
@@ -192,7 +192,7 @@ async def test_moves_are_checked_by_the_engine(server: ServerProcess) -> None:
 
 
 async def test_an_unknown_table_or_token_closes_with_4401(server: ServerProcess) -> None:
-    from rummy500.client import Closed
+    from rummy500.net.client import Closed
 
     made = await server.api.create_table({"players": 2})
     with pytest.raises(Closed) as closed:
@@ -207,7 +207,7 @@ async def test_a_send_after_the_server_closed_raises_closed_with_its_code(
         server: ServerProcess) -> None:
     import websockets
 
-    from rummy500.client import Closed, socket_url
+    from rummy500.net.client import Closed, socket_url
 
     socket = await websockets.connect(socket_url(server.base, "nosuchtable"))
     connection = TableConnection(socket)
@@ -218,7 +218,7 @@ async def test_a_send_after_the_server_closed_raises_closed_with_its_code(
 
 
 async def test_api_client_reads_table_links() -> None:
-    from rummy500.client import split_table_url
+    from rummy500.net.client import split_table_url
 
     assert split_table_url("http://h:1/t/abc") == ("http://h:1", "abc")
     with pytest.raises(ValueError):

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from rawhttp import acall
-from rummy500.client import TableConnection
+from rummy500.net.client import TableConnection
 from rummy500.server.presence import HEARTBEAT_S, LEASE_S
 from rummy500.server.thinking import Answer, Question, Thinking, ThinkingBusy
 from serverkit import ServerProcess, Servers, seat_body

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from rummy500.client import ServerError, TableConnection
 from rummy500.game import DEAD_DEALS
+from rummy500.net.client import ServerError, TableConnection
 from rummy500.rules import DEAL_LIMIT
 from serverkit import ServerProcess, Servers, moves_of, play_out, seat_body
 from talkkit import answer_to, frame_of, send

@@ -33,7 +33,7 @@ from rawhttp import (
     raw_socket,
     upgrade_request,
 )
-from rummy500.client import Closed, TableConnection, socket_url
+from rummy500.net.client import Closed, TableConnection, socket_url
 from rummy500.server.process import start_command
 from serverkit import TEST_FLAGS, ServerProcess, Servers, metrics_url, seat_body
 

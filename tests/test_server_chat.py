@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from rummy500.client import ServerError, TableConnection
+from rummy500.net.client import ServerError, TableConnection
 from rummy500.server.talk import REACTIONS
 from serverkit import RATE_LIMITED, ServerProcess, Servers, seat_body
 from talkkit import answer_to, frame_of, processes, send

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from rummy500.client import Closed, ServerError, TableConnection
+from rummy500.net.client import Closed, ServerError, TableConnection
 from serverkit import ServerProcess, Servers, seat_body
 from talkkit import answer_to, frame_of, processes, send
 

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from rummy500.client import Closed, TableConnection
+from rummy500.net.client import Closed, TableConnection
 from rummy500.record import replay
 from serverkit import Servers, play_out, seat_body
 

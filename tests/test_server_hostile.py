@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import websockets
 
-from rummy500.client import Closed, TableConnection, socket_url
+from rummy500.net.client import Closed, TableConnection, socket_url
 from serverkit import RATE_LIMITED, ServerProcess, Servers, moves_of, seat_body
 
 pytestmark = pytest.mark.asyncio

@@ -31,7 +31,7 @@ from rawhttp import (
     raw_socket,
     upgrade_status,
 )
-from rummy500.client import TableConnection, socket_url
+from rummy500.net.client import TableConnection, socket_url
 from rummy500.server.settings import ServerSettings, env_name
 from serverkit import ServerProcess, Servers, seat_body
 

@@ -31,8 +31,8 @@ from typing import Any
 import pytest
 
 from rummy500.cards import face_of, face_str, iter_bits
-from rummy500.client import TableConnection
 from rummy500.game import Game
+from rummy500.net.client import TableConnection
 from rummy500.record import replay
 from rummy500.session.state import seat_state
 from serverkit import (

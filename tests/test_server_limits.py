@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from rawhttp import Answer, acall, call
-from rummy500.client import ServerError, TableConnection
+from rummy500.net.client import ServerError, TableConnection
 from rummy500.server.process import start_server as start_server_process
 from serverkit import ServerProcess, Servers, play_out, seat_body
 

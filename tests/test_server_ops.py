@@ -17,7 +17,7 @@ import psycopg
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from rummy500.client import Closed, TableConnection
+from rummy500.net.client import Closed, TableConnection
 from serverkit import POSTGRES_ADMIN, ServerProcess, Servers, metrics_url, seat_body
 
 pytestmark = pytest.mark.asyncio

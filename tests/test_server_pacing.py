@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from rummy500.client import ServerError, TableConnection
+from rummy500.net.client import ServerError, TableConnection
 from serverkit import ServerProcess, Servers, moves_of, seat_body
 from talkkit import frame_of, processes
 

@@ -28,7 +28,7 @@ import psycopg
 import pytest
 
 from pgcluster import PostgresCluster, private_cluster
-from rummy500.client import Closed, ServerError, TableConnection
+from rummy500.net.client import Closed, ServerError, TableConnection
 from rummy500.server.ids import new_table_id
 from rummy500.server.notifier import APPLICATION_NAME, BACKOFF_MAX_S
 from serverkit import ServerProcess, Servers, public_event

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from rummy500.bots.registry import make_bot
-from rummy500.client import TableConnection
 from rummy500.game import Game
+from rummy500.net.client import TableConnection
 from rummy500.record import game_record
 from rummy500.rules import rules_from_record
 from rummy500.server.children import Busy, ChildPool, DeadlineExceeded, OutOfMemory

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from rummy500.client import TableConnection
+from rummy500.net.client import TableConnection
 from rummy500.record import replay
 from rummy500.session.state import seat_state
 from serverkit import (

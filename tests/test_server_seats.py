@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from rummy500.client import TableConnection
+from rummy500.net.client import TableConnection
 from serverkit import ServerProcess, moves_of, seat_body
 
 pytestmark = pytest.mark.asyncio

@@ -26,7 +26,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 from websockets.exceptions import InvalidMessage
 
-from rummy500.client import Api, TableConnection
+from rummy500.net.client import Api, TableConnection
 from serverkit import Servers, metrics_url, play_out, seat_body
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from rummy500.client import TableConnection
+from rummy500.net.client import TableConnection
 from serverkit import ServerProcess, Servers, moves_of, seat_body
 from talkkit import answer_to, frame_of, processes, send
 

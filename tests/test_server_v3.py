@@ -14,7 +14,7 @@ import pytest
 import websockets
 
 from browserkit import Seat, choose_move, create_in_lobby, new_page
-from rummy500.client import TableConnection, socket_url
+from rummy500.net.client import TableConnection, socket_url
 from serverkit import ServerProcess, play_out, seat_body
 
 

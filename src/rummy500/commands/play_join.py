@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..client import Api, Closed, ServerError, TableConnection, split_table_url
 from ..extras import require
+from ..net.client import Api, Closed, ServerError, TableConnection, split_table_url
 from ..rules import rules_from_record
 from ..session.saves import data_dir
 from ..tui.tokens import HeldSeat, Joined, SeatTokens

@@ -63,7 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def load_record(source: str) -> dict[str, Any]:
     """The record in the file ``source``, or of the finished online table it links to."""
     if source.startswith(("http://", "https://")):
-        from ..client import Api, ServerError, split_table_url
+        from ..net.client import Api, ServerError, split_table_url
 
         base, table = split_table_url(source)
         try:

@@ -23,9 +23,9 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Input
 
-from ..client import Api, ServerError
 from ..errors import Rummy500Error
 from ..moves import Move, parse_move
+from ..net.client import Api, ServerError
 from .confirm import ConfirmScreen
 from .keys import MOVE_BINDINGS
 from .prefs import hand_by_rank, keep_hand_order

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
-from ..client import Api, ServerError
+from ..net.client import Api, ServerError
 from ..session.seat_state import SeatState
 from .tokens import HeldSeat, Joined, SeatTokens
 

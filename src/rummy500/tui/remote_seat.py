@@ -15,9 +15,9 @@ from rich.table import Table
 from rich.text import Text
 
 from ..cards import parse_face
-from ..client import TableConnection
 from ..errors import Rummy500Error
 from ..moves import parse_piece
+from ..net.client import TableConnection
 from ..rules import Rules
 from ..session.seat_state import HistoryEntry, SeatState, StateFormatError
 from .board import Board, status_table, whose_turn
