@@ -19,6 +19,7 @@ import { narrowGrid, seatPlaces, wideGrid } from './around.js';
  * @param {SeatEntry} entry
  */
 function presenceOf(entry) {
+  if (entry.left) return 'left the table: a computer plays the seat';
   if (entry.kind === 'bot') return `computer${entry.bot ? ` (${entry.bot})` : ''}`;
   if (entry.connected) return 'here';
   if (entry.standin) return 'away: a computer plays for them';
@@ -86,6 +87,8 @@ function setTableGrid(players) {
   if (!board || board.dataset.players === String(players)) return;
   board.dataset.players = String(players);
   board.classList.add('around');
+  // Up to four seats the table has room for larger cards (seats.css).
+  $('#play').classList.toggle('few-seats', players <= 4);
   board.style.setProperty('--wide-areas', wideGrid(players));
   board.style.setProperty('--narrow-areas', narrowGrid(players));
 }
