@@ -15,6 +15,27 @@ export function unseenLines(incoming, seen) {
   return incoming.filter((line) => typeof line.n === 'number' && !seen.has(line.n));
 }
 
+/** The server's reactions (docs/protocol.md) and their words; their icons are table/icons.js's. */
+export const REACTIONS = /** @type {const} */ ([
+  ['hello', 'Hello'], ['nice', 'Nice'], ['wow', 'Wow'], ['oops', 'Oops'],
+  ['thinking', 'Thinking'], ['laugh', 'Laugh'], ['hurry', 'Your turn!'], ['gg', 'Good game'],
+]);
+
+/** Emoji and their joiners, variation selectors and skin tones, left out of a reaction's text. */
+const PICTOGRAPHS = /[\p{Extended_Pictographic}\u{FE0F}\u{200D}\u{1F3FB}-\u{1F3FF}]/gu;
+
+/**
+ * A line's text as the page shows it: a reaction's words without the emoji the server puts
+ * before them (the page draws its icon: an emoji needs a font a system may lack), or the
+ * reaction's own words when nothing is left.
+ * @param {ChatLine} line
+ */
+export function shownText(line) {
+  if (!line.react) return line.text;
+  const words = line.text.replace(PICTOGRAPHS, '').trim();
+  return words || (REACTIONS.find(([what]) => what === line.react) || ['', line.react])[1];
+}
+
 /**
  * A chat line as the log says it.
  * @param {ChatLine} line

@@ -7,7 +7,7 @@
 // emoji the server puts before a reaction's words are left out.
 
 import { $, h, scrollToEndSoon } from '../dom.js';
-import { logText, unseenLines } from '../talkwords.js';
+import { REACTIONS, logText, shownText, unseenLines } from '../talkwords.js';
 import { placeBubbles, showBubble, startBubbles } from './bubbles.js';
 import { noteUnread } from './drawer.js';
 import { onFrame } from './frames.js';
@@ -20,25 +20,6 @@ import { afterRedraw } from './redraw.js';
 /** @typedef {import('../protocol.js').Frame} Frame */
 /** @typedef {import('../protocol.js').ChatLine} ChatLine */
 
-/** The server's reactions (docs/protocol.md) and their words; their icons are icons.js's. */
-export const REACTIONS = /** @type {const} */ ([
-  ['hello', 'Hello'], ['nice', 'Nice'], ['wow', 'Wow'], ['oops', 'Oops'],
-  ['thinking', 'Thinking'], ['laugh', 'Laugh'], ['hurry', 'Your turn!'], ['gg', 'Good game'],
-]);
-
-/** Emoji and their joiners and variation selectors, left out of a reaction's text. */
-const PICTOGRAPHS = /[\p{Extended_Pictographic}\u{FE0F}\u{200D}\u{1F3FB}-\u{1F3FF}]/gu;
-
-/**
- * A line's text as the page shows it: a reaction's words without the emoji the server puts
- * before them (the page draws its icon), or the reaction's own words when nothing is left.
- * @param {ChatLine} line
- */
-export function shownText(line) {
-  if (!line.react) return line.text;
-  const words = line.text.replace(PICTOGRAPHS, '').trim();
-  return words || (REACTIONS.find(([what]) => what === line.react) || ['', line.react])[1];
-}
 export const CHAT_LIMIT = 200;
 const KEEP_LINES = 100;
 
