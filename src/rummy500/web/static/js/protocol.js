@@ -35,6 +35,7 @@
  * @property {number} [takeover_s]
  * @property {number} [deal_pause_s] how long the computer players wait after a deal (0: not at all)
  * @property {number} [turn_s] the turn clock (0: none)
+ * @property {number} [bank_s] each person's time bank for the game (0: none)
  */
 
 /**
@@ -73,6 +74,8 @@
  * @property {number[]} [waiting_for]
  * @property {number | null} [pause_left]
  * @property {number | null} [clock]
+ * @property {number[] | null} [bank] each seat's time bank left (a waiting frame's)
+ * @property {number} [watchers] how many watch (a waiting or watchers frame's)
  */
 
 export {};

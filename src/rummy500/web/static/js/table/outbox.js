@@ -26,6 +26,11 @@ export function stopConnection() {
   if (connection) connection.stop();
 }
 
+/** This page left its seat: a reconnection watches (says hello without the token). */
+export function watchFromNowOn() {
+  if (connection) connection.token = null;
+}
+
 export function reconnectNow() {
   if (connection) connection.reconnectNow();
 }

@@ -1,12 +1,15 @@
 // Pacing at the table: after a deal, a Continue button and who the computer players wait
 // for (closing the deal's sheet continues too); with a turn clock, the seconds left on the
-// seat whose turn it is. Both come with every state (waiting_for, pause_left, clock) and
-// with the waiting frames sent between changes.
+// seat whose turn it is, then its time bank (each person's bank on their seat), and a notice
+// when time ran out; how many people watch. All come with every state (waiting_for,
+// pause_left, clock, bank, watchers) and with the waiting and watchers frames between changes.
 
 import { $, h, replace } from '../dom.js';
 import { clockText, waitingWords } from '../talkwords.js';
 import { onFrame } from './frames.js';
+import { startLeave } from './leave.js';
 import { model } from './model.js';
+import { message } from './notices.js';
 import { sendFrame } from './outbox.js';
 import { afterRedraw } from './redraw.js';
 
@@ -18,6 +21,12 @@ let waiting = [];
 /** When the pause ends and when the clock runs out (page time, ms), or null. */
 let pauseEnds = /** @type {number | null} */ (null);
 let clockEnds = /** @type {number | null} */ (null);
+/** Each seat's time bank (seconds) as of `bankAt` (page time, ms), or null: no bank. */
+let bank = /** @type {number[] | null} */ (null);
+let bankAt = 0;
+let watchers = 0;
+/** Whether this page said "your time ran out" for the turn in play. */
+let ranOut = false;
 /** The deal whose sheet the pause is about, and whether this page said continue to it. */
 let pauseDeal = 0;
 let continued = 0;
@@ -35,7 +44,7 @@ function bar() {
 
 /**
  * What a state or a waiting frame says of the pacing.
- * @param {{ waiting_for?: number[], pause_left?: number | null, clock?: number | null }} said
+ * @param {{ waiting_for?: number[], pause_left?: number | null, clock?: number | null, bank?: number[] | null, watchers?: number }} said
  * @param {TableState | null} state
  */
 function take(said, state) {
@@ -43,6 +52,11 @@ function take(said, state) {
   waiting = Array.isArray(said.waiting_for) ? said.waiting_for : [];
   pauseEnds = typeof said.pause_left === 'number' ? now + said.pause_left * 1000 : null;
   clockEnds = typeof said.clock === 'number' ? now + said.clock * 1000 : null;
+  if (said.bank !== undefined) {
+    bank = Array.isArray(said.bank) ? said.bank : null;
+    bankAt = now;
+  }
+  if (typeof said.watchers === 'number') takeWatchers(said.watchers);
   const deals = state && state.deals ? state.deals.length : 0;
   if (waiting.length) pauseDeal = deals;
   render();
@@ -85,12 +99,26 @@ function tick() {
   renderClock();
 }
 
-/** The seconds left, on the seat whose turn it is. */
+/**
+ * Seconds of `seat`'s bank left now: the seat to move's runs once its clock has run out.
+ * @param {number} seat
+ */
+function bankLeft(seat) {
+  if (!bank || typeof bank[seat] !== 'number') return 0;
+  const s = model.state;
+  if (!s || s.turn !== seat || clockEnds === null) return bank[seat];
+  const now = Date.now();
+  return Math.max(0, bank[seat] - Math.max(0, now - Math.max(clockEnds, bankAt)) / 1000);
+}
+
+/** The seconds left, on the seat whose turn it is (its bank's once its clock ran out), and
+ * each person's bank on their seat. */
 function renderClock() {
   const s = model.state;
   for (const old of document.querySelectorAll('.seat-clock')) {
     if (clockEnds === null || !s || old.closest(`[data-seat="${s.turn}"]`) === null) old.remove();
   }
+  renderBanks();
   if (clockEnds === null || !s) return;
   const seatBox = document.querySelector(`#players .player[data-seat="${s.turn}"] .player-head`);
   if (!seatBox) return;
@@ -104,12 +132,75 @@ function renderClock() {
   clock.classList.toggle('short', left <= 10);
 }
 
+/** Each person's time bank on their seat (a table with a bank); the seat to move's runs,
+ * marked, once its clock has run out. */
+function renderBanks() {
+  const s = model.state;
+  for (const old of document.querySelectorAll('.seat-bank')) {
+    if (!bank || !s) old.remove();
+  }
+  if (!bank || !s) return;
+  const running = clockEnds !== null && Date.now() >= clockEnds ? s.turn : null;
+  for (const entry of s.seats) {
+    const facts = document.querySelector(`#players .player[data-seat="${entry.seat}"] .player-facts`);
+    if (!facts) continue;
+    let tag = /** @type {HTMLElement | null} */ (facts.querySelector('.seat-bank'));
+    if (entry.kind !== 'person') {
+      if (tag) tag.remove();
+      continue;
+    }
+    if (!tag) {
+      tag = h('span', { class: 'seat-bank', title: 'time bank: spent when a turn clock runs out' });
+      facts.append(tag);
+    }
+    const left = bankLeft(entry.seat);
+    tag.classList.toggle('running', entry.seat === running && left > 0);
+    tag.setAttribute('title', entry.seat === running && left > 0
+      ? 'the turn clock ran out: the time bank runs' : 'time bank: spent when a turn clock runs out');
+    tag.textContent = `bank ${clockText(left)}`;
+  }
+}
+
+/** @param {number} count */
+function takeWatchers(count) {
+  watchers = count;
+  let line = document.getElementById('watchers');
+  if (!line) {
+    line = h('p', { id: 'watchers', class: 'watchers muted', hidden: true });
+    $('#status').after(line);
+  }
+  line.hidden = watchers <= 0;
+  line.textContent = watchers === 1 ? '1 person is watching.' : `${watchers} people are watching.`;
+}
+
+/**
+ * Says once a turn when the stand-in played this page's turn (its clock and bank ran out).
+ * @param {Frame} frame
+ */
+function noticeTimeOut(frame) {
+  const event = /** @type {{ seat?: number, text?: string } | undefined} */ (frame.event);
+  if (!event || typeof event.seat !== 'number') return;
+  if (event.seat !== model.seat) {
+    ranOut = false;
+    return;
+  }
+  if (!ranOut && typeof event.text === 'string' && event.text.startsWith('Your stand-in')) {
+    ranOut = true;
+    message('Your time ran out: the stand-in played your turn.', 'info');
+  }
+}
+
 /** Listens to the pacing of the table. */
 export function startPacing() {
   for (const type of ['welcome', 'update']) {
     onFrame(type, (/** @type {Frame} */ frame) => { if (frame.state) take(frame.state, frame.state); });
   }
   onFrame('waiting', (/** @type {Frame} */ frame) => take(frame, model.state));
+  onFrame('watchers', (/** @type {Frame} */ frame) => {
+    if (typeof frame.watchers === 'number') takeWatchers(frame.watchers);
+  });
+  onFrame('update', noticeTimeOut);
+  startLeave();
   afterRedraw('players', renderClock);
   afterRedraw('table', renderClock);
   // Closing a deal's sheet ("Next deal") says the sheet was read.
