@@ -61,12 +61,12 @@ def play(seed: int, deals: int | None, worlds: int = 32) -> dict[str, Any]:
     """The record of a two-player ``classic`` game, ``mcts`` (``worlds`` sampled deals a
     search) at seat 0 and ``expert`` at seat 1 (one deal, or the whole game with ``deals``
     None)."""
-    game = Game(PRESETS["classic"], 2, rng=random.Random(seed))
+    game = Game(PRESETS["classic"], 2, rng=random.Random(seed), auto_deal=False)
     bots = make_bots(BOTS, seed, worlds=worlds)
-    while True:
+    while not game.finished and (deals is None or len(game.results) < deals):
+        game.start_deal()
         play_out(game, bots, check=False)
-        if game.finished or (deals is not None and len(game.results) >= deals):
-            return game_record(game)
+    return game_record(game)
 
 
 def cpu_seconds() -> float:
