@@ -121,8 +121,7 @@ async def test_talk_from_other_seats_shows_apart_and_c_says_a_line(
             await pilot.press("enter")
             heard = await until_frame(bob_seat, "chat", text="hello Bob")
             assert heard["seat"] == 0 and heard["name"] == "Ann"
-            await until(pilot, lambda: "» You says: hello Bob" in log_text(screen)
-                        or "» You: hello Bob" in log_text(screen), "my own line")
+            await until(pilot, lambda: "» You say: hello Bob" in log_text(screen), "my own line")
 
 
 async def until_frame(connection: TableConnection, kind: str, **fields: Any) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from textual.widgets import Input
 
 from ..net.client import Closed, TableConnection
 from .remote_seat import SeatScreen
+from .told import own_undo
 
 UNAUTHORIZED = 4401
 AWAY = "reconnecting…"
@@ -100,10 +101,13 @@ class LinkedSeatScreen(SeatScreen):
         if kind in ("welcome", "update", "seats", "next", "waiting") and connection is not None:
             if kind != "seats" and kind != "next":
                 self.clock_read()
+            before = self.state.history if self.state is not None else ()
             self.take_state(connection.state, connection.seq)
             event = frame.get("event")
             if kind == "update" and isinstance(event, dict) and "undo" in event:
-                self.log_line(str(event.get("text") or "Moves were taken back."))
+                mine = (own_undo(before, int(event.get("undo") or 0), self.names())
+                        if event.get("seat") == self.joined.seat else None)
+                self.log_line(mine or str(event.get("text") or "Moves were taken back."))
         elif kind == "chat":
             self.hear([frame], self.joined.seat)
         elif kind == "refused" and frame.get("id") in self.aside:

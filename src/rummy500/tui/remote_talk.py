@@ -33,7 +33,8 @@ def talk_line(line: dict[str, Any], seat: int | None) -> str | None:
     if not isinstance(text, str):
         return None
     who = "You" if line.get("seat") == seat and seat is not None else str(line.get("name") or "?")
-    return f"{MARK} {who}: {text}" if line.get("react") else f"{MARK} {who} says: {text}"
+    says = "say" if who == "You" else "says"
+    return f"{MARK} {who}: {text}" if line.get("react") else f"{MARK} {who} {says}: {text}"
 
 
 def talk_frame(text: str, ident: str) -> dict[str, Any] | None:

@@ -1,13 +1,16 @@
-"""What the local table says in its message line after undo: the moves taken back in
-words (never the notation), and whose they were."""
+"""What the table says after undo: the moves taken back in words (never the notation), and
+whose they were; at an online table, to the seat that took them back (the server's words,
+``Ann took back 2 moves``, are for the others)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..errors import Rummy500Error
 from ..kinds import MoveKind
-from ..moves import Move
+from ..moves import Move, parse_move
 from ..narrate import plural
+from ..session.seat_state import HistoryEntry
 from .remote_pacing import listed
 from .widgets import piece_pretty
 
@@ -40,4 +43,22 @@ def taken_back(mine: Move, after: Sequence[str]) -> str:
     return text + "."
 
 
-__all__ = ["move_noun", "taken_back"]
+def own_undo(before: Sequence[HistoryEntry], count: int, names: Sequence[str]) -> str | None:
+    """What the seat that took back ``count`` moves is told, from the history ``before`` the
+    undo (its own move first, then the others'); None when the history does not hold them."""
+    moves = [entry for entry in before if entry.move is not None and entry.seat is not None
+             and not entry.left]
+    if count < 1 or len(moves) < count:
+        return None
+    mine, *after = moves[-count:]
+    try:
+        move = parse_move(str(mine.move))
+    except Rummy500Error:
+        return None
+    seats = [entry.seat for entry in after if entry.seat is not None]
+    if any(not 0 <= seat < len(names) for seat in seats):
+        return None
+    return taken_back(move, [names[seat] for seat in seats])
+
+
+__all__ = ["move_noun", "own_undo", "taken_back"]
