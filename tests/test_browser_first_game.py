@@ -73,8 +73,16 @@ def test_the_first_game_played_through_to_the_sheet(web_server: Server, browser:
                 words = page.inner_text("#lesson-next")
                 mine = [made["move"] for made in steps[index + 1]["moves"] if made["seat"] == 0]
                 assert words.startswith("Next") and (not mine or ":" in words), words
-                # The table offers the lesson's move alone, none while Sam plays.
+                # The table offers the lesson's move alone, none while Sam plays; another
+                # move made with its controls is said not to be the lesson's.
                 assert seat.legal() == mine
+                if step["title"] == "Discard to end your turn" and size == DESKTOP:
+                    seat.select(["2c"])
+                    seat.press("#actions button[data-action='discard']")
+                    page.wait_for_selector("#message .refusal")
+                    assert "discard Q♠" in seat.message(), seat.message()
+                    assert page.get_attribute("#lesson", "data-step") == str(index)
+                    seat.clear()
                 if mine and size == DESKTOP:
                     seat.play(mine[0])  # made with the table's own controls
                 else:

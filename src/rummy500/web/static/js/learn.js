@@ -18,7 +18,7 @@ import { renderMine, switchSort } from './table/hand.js';
 import { markTargets } from './table/marks.js';
 import { renderTableMelds } from './table/melds.js';
 import { applyState, model, namesFromSummary, setSummary, sitAs } from './table/model.js';
-import { fatal, message, show } from './table/notices.js';
+import { clearMessage, fatal, message, show } from './table/notices.js';
 import { settle, useConnection } from './table/outbox.js';
 import { renderPiles } from './table/pile.js';
 import { renderPlayers, renderStatus } from './table/players.js';
@@ -67,12 +67,11 @@ function markStep() {
   if (sheets.length) $('#status').textContent = sheets[sheets.length - 1].text;
 }
 
-/** The learner's moves that the next step makes, in words: what Next does. */
+/** What Next does: the move the lesson asks for, in words. */
 function nextWords() {
-  const next = steps[at + 1];
-  if (!next) return 'Done';
-  const mine = next.moves.filter((made) => made.seat === LEARNER).map((made) => describe(made.move));
-  return mine.length ? `Next: ${mine.join(', ')}` : 'Next';
+  if (!steps[at + 1]) return 'Done';
+  const move = asked();
+  return move ? `Next: ${describe(move)}` : 'Next';
 }
 
 /**
@@ -139,6 +138,7 @@ function renderLog() {
  */
 function go(index) {
   at = Math.max(0, Math.min(steps.length - 1, index));
+  clearMessage();
   applyState(steps[at].state, at);
   document.body.dataset.seq = String(at);
   renderLesson();
