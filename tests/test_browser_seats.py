@@ -195,6 +195,52 @@ def test_each_meld_lies_before_the_seat_that_laid_it(web_server: Server, browser
     context.close()
 
 
+WATCH_MELD_FLIGHTS = """() => {
+    // Each card flight that lands on the table's melds, once it has landed: where it started
+    // (its top left corner: the flight's transform grows from there) and the panel of the seat
+    // that laid the card, where the page is laid out then.
+    window.meldFlights = [];
+    const seen = new WeakSet();
+    const tick = () => {
+        for (const a of document.getAnimations()) {
+            const card = a.effect && a.effect.target;
+            if (!card || seen.has(a) || !card.matches('#melds .card[data-card]')) continue;
+            seen.add(a);
+            const move = /translate\\(([-\\d.e]+)px, ([-\\d.e]+)px\\)/.exec(
+                a.effect.getKeyframes()[0].transform || '');
+            a.finished.then(() => {
+                if (!move || !card.isConnected) return;
+                const by = card.closest('.meld-card').dataset.by;
+                const panel = document.querySelector(`#players .player[data-seat="${by}"]`);
+                const r = card.getBoundingClientRect();
+                const p = panel.getBoundingClientRect();
+                window.meldFlights.push({ by: Number(by), fromLeft: r.left + Number(move[1]),
+                    fromTop: r.top + Number(move[2]), panelLeft: p.left, panelTop: p.top });
+            }, () => {});
+        }
+        requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+}"""
+
+
+def test_cards_fly_to_the_melds_from_the_seat_that_laid_them(web_server: Server,
+                                                            browser: Any) -> None:
+    context, page, seat = table(browser, web_server, DESKTOP, 4, seed=3)
+    page.evaluate(WATCH_MELD_FLIGHTS)
+    from_panel: list[dict[str, Any]] = []
+    deadline = time.monotonic() + 180
+    while not from_panel and time.monotonic() < deadline:
+        play_turns(seat, 1)
+        flights = page.evaluate("window.meldFlights")
+        from_panel = [f for f in flights if f["by"] != 0
+                      and abs(f["fromLeft"] - f["panelLeft"]) < 2
+                      and abs(f["fromTop"] - f["panelTop"]) < 2]
+    assert from_panel, "no card flew to the melds from the panel of the seat that laid it"
+    assert seat.problems.real() == []
+    context.close()
+
+
 def test_the_card_size_setting_makes_the_cards_larger(web_server: Server, browser: Any) -> None:
     context, page, seat = table(browser, web_server, DESKTOP, 2, seed=4)
     width = "() => document.querySelector('#hand .card').getBoundingClientRect().width"
