@@ -131,7 +131,9 @@ def player_entries(state: SeatState, rules: Rules, names: Sequence[str]) -> list
         entry.append("▶" if seat == state.turn and not state.over else " ", "bold")
         entry.append(name, "bold underline" if seat == state.turn else "bold")
         tags = []
-        if info.kind == "bot":
+        if info.left:
+            tags.append("left the table, a computer plays")
+        elif info.kind == "bot":
             bot = info.bot or "expert"
             tags.append(strength(bot) if info.name.startswith(bot_title(bot))
                         else f"{bot}, {strength(bot)}")

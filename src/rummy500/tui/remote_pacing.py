@@ -1,8 +1,9 @@
 """The pace of an online table, in the terminal (``rummy500 play --join``): the turn clock
 counted down between the server's states (``clock``: the seconds left when the state was
-made), a warning before it runs out, and the deal pause: closing a deal's sheet says
-``continue`` (docs/protocol.md, "Pacing and help"), and the sheet and the table say whom
-the table waits for (``waiting_for``, ``pause_left``).
+made), then the time bank of the seat to move (``bank``) once the clock has run out, a
+warning before it runs out, and the deal pause: closing a deal's sheet says ``continue``
+(docs/protocol.md, "Pacing and help"), and the sheet and the table say whom the table
+waits for (``waiting_for``, ``pause_left``); and how many people watch (``watchers``).
 """
 
 from __future__ import annotations
@@ -76,10 +77,30 @@ class TurnClock:
             return None
         return self.left(state.clock)
 
+    def bank_left(self) -> float | None:
+        """Seconds left in the time bank of the seat to move now, its clock counted first
+        (None: no bank)."""
+        state = self.state
+        if (state is None or state.bank is None or state.turn is None or state.over
+                or state.clock is None):
+            return None
+        spent = max(0.0, time.monotonic() - self._anchor - state.clock)
+        return max(0.0, state.bank[state.turn] - spent)
+
     def clock_words(self) -> str:
-        """`` · ⏱ 42 s`` after whose turn it is in the status line, while a clock runs."""
-        left = self.clock_left()
-        return "" if left is None else f" · ⏱ {seconds(left)}"
+        """What the status line says after whose turn it is: `` · ⏱ 42 s`` while a clock
+        runs (`` + bank 20 s``, then `` · ⏱ bank 17 s`` once the clock has run out, at a
+        table with a time bank), and `` · 2 watching`` while people watch."""
+        left, bank = self.clock_left(), self.bank_left()
+        watching = self.state.watchers if self.state is not None else 0
+        watch = f" · {watching} watching" if watching else ""
+        if left is None:
+            return watch
+        if bank is None:
+            return f" · ⏱ {seconds(left)}{watch}"
+        if left <= 0:
+            return f" · ⏱ bank {seconds(bank)}{watch}"
+        return f" · ⏱ {seconds(left)} + bank {seconds(bank)}{watch}"
 
     def clock_passed(self, before: SeatState | None, pending: bool) -> None:
         """A new state came: if moves of this seat came in it that it did not send (nothing
@@ -108,6 +129,7 @@ class TurnClock:
         state = self.state
         if left is None or state is None:
             return
+        left += self.bank_left() or 0.0
         if state.my_turn and 0 < left <= WARN_S and not state.waiting_for:
             key = self.turn_key()
             if self._warned != key:
