@@ -103,7 +103,9 @@ export function renderDealEnd() {
   if (!s.over) {
     const status = document.getElementById('status');
     if (status) {
-      status.textContent = `Deal ${deal.deal} is over. ${waiting.length ? 'The next deal waits for everyone to continue.' : 'The next deal is dealt.'}`;
+      const next = waiting.length ? ' The next deal waits for everyone to continue.'
+        : sheetOpen() ? ' Close the sheet for the next deal.' : '';
+      status.textContent = `Deal ${deal.deal} is over.${next}`;
       status.classList.remove('yours');
     }
   }
