@@ -17,12 +17,15 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
+from typing import Any
 
-from ..session.refusal import STALE, Refusal
+from ..session.refusal import NOT_SEATED, STALE, Refusal
 from . import metrics
+from .connections import Client
+from .frame_routes import UNAVAILABLE, Routes, refuse, unless_away
 from .live import BOT, PERSON, PLAYING, LiveTable
 from .logs import about_table
-from .master import UNAVAILABLE, Master
+from .master import Master
 from .pacing import Pacing
 from .thinking import Thinking, ThinkingBusy, address_party
 
@@ -50,6 +53,30 @@ class Driver:
         self.closing = False
         self._parties: OrderedDict[str, str] = OrderedDict()
         """Each table's party in the thinking's turns: the address that made it."""
+
+    def route(self, routes: Routes) -> None:
+        """Hear the clients' ``continue`` frames: a deal's sheet read lets the computer
+        players go on."""
+        routes.on("continue", self.ready)
+
+    async def ready(self, client: Client, frame: dict[str, Any]) -> None:
+        """A seat has read the sheet of deal ``frame["deal"]``."""
+        outcome = await unless_away(self._ready(client, frame["deal"]))
+        if isinstance(outcome, Refusal):
+            refuse(client, frame["id"], outcome)
+
+    async def _ready(self, client: Client, deal: int) -> Refusal | None:
+        table = await self.master.table(client.table_id)
+        if table is None:
+            return Refusal("unknown_table", "this table no longer exists")
+        if client.seat is None:
+            return Refusal(NOT_SEATED, "a spectator watches: only the people seated may "
+                                       "continue or undo")
+        async with self.master.lock(table.id):
+            table = self.master.live.get(table.id) or table
+            if self.pacing is not None and await self.pacing.ready(table, client.seat, deal):
+                self.kick(table)
+        return None
 
     def busy(self, table_id: str) -> bool:
         return table_id in self.tasks

@@ -3,8 +3,9 @@
 (:mod:`.presence`), the computer players' driver (:mod:`.driver`) and their thinking
 (:mod:`.thinking`), and the messages between processes (:mod:`.messages`).
 
-The hub joins them: a client's hello seats it, its moves go to the master, what other
-processes say is read back, and tables nobody needs leave memory (and, after the
+The hub joins them: a client's hello seats it, each of its other frames goes straight to
+the part that handles it (:mod:`.frame_routes`: moves to the master, talk to the talk),
+what other processes say is read back, and tables nobody needs leave memory (and, after the
 retention the operator sets, the database).
 """
 
@@ -16,20 +17,19 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable
-from typing import Any, TypeVar
+from typing import Any
 
 from ..net.protocol import V2
 from ..session.refusal import NOT_SEATED, Refusal
-from . import metrics
 from .connections import CLOSE_GOING_AWAY, Client, Connections
 from .driver import Driver
-from .guard import unreachable_database
+from .frame_routes import Routes, refuse, unless_away
 from .ids import valid_token
 from .inbox import Inbox
-from .leaving import left_refusal
 from .live import LiveTable
-from .master import UNAVAILABLE, Master
+from .master import Master
 from .messages import Alive, AskPresence, Message, Present, Ready, Said
+from .move_frames import MoveFrames
 from .pacing import Pacing
 from .presence import HEARTBEAT_S, LEASE_S, WATCHING, Presence
 from .settings import ServerSettings
@@ -39,7 +39,6 @@ from .talk_store import TalkStore
 from .thinking import Thinking
 
 log = logging.getLogger("rummy500.server")
-_T = TypeVar("_T")
 
 IDLE_EVICT_S = 60.0
 """A table nobody watches and nothing drives leaves memory after this long (the database
@@ -65,7 +64,7 @@ class Hub:
                              again_hold_s=self.settings.again_hold_s)
         self.thinking = Thinking(self.settings.bot_workers)
         self.talk_store = TalkStore(store, self.process)
-        self.talk = Talk(self.talk_store, self.connections,
+        self.talk = Talk(self.talk_store, self.connections, self.master.table,
                          seat_lines=self.settings.chat_lines_per_seat,
                          address_lines=self.settings.chat_lines_per_address)
         self.pacing = Pacing(self.talk_store, self.connections)
@@ -78,6 +77,8 @@ class Hub:
         self.pacing.watching = self.presence.watching
         self.inbox = Inbox()
         self._listen()
+        self.routes = Routes()
+        self._route()
         self.tasks: set[asyncio.Task[Any]] = set()
         self._heard_self = float("-inf")
         """When this process last heard its own heartbeat (it hears the others then)."""
@@ -219,60 +220,39 @@ class Hub:
         self.master.send_seats(table)
         self.driver.kick(table)
 
-    # -- moves ------------------------------------------------------------------------------
+    # -- the clients' frames ---------------------------------------------------------------
 
-    async def move(self, client: Client, client_id: str, seq: int, text: str) -> None:
-        """A client's move: refused, or stored, acknowledged and broadcast."""
-        started = time.monotonic()
-        if client.seat is None:
-            outcome: Refusal | int = Refusal(NOT_SEATED, "a spectator cannot move")
-        elif gone := left_refusal(self.master.live.get(client.table_id), client.seat):
-            outcome = gone
-        else:
-            outcome = await _unless_away(
-                self.master.submit(client.table_id, client.seat, seq, text))
+    def _route(self) -> None:
+        """Each part hears the client frames it handles (:mod:`.frame_routes`): moves and
+        undos the table master's, talk the talk's, a sheet read the driver's; who sits
+        where (a resync's welcome, a leave) here."""
+        routes = self.routes
+        routes.on("resync", self._resync)
+        routes.on("leave", self._leave)
+        MoveFrames(self.master, self.talk_store).route(routes)
+        self.talk.route(routes)
+        self.driver.route(routes)
+
+    async def _resync(self, client: Client, frame: dict[str, Any]) -> None:
+        await self.welcome_again(client)
+
+    async def _leave(self, client: Client, frame: dict[str, Any]) -> None:
+        """The person of the client's seat leaves the table for good (:mod:`.leaving`)."""
+        outcome = await unless_away(self._leave_table(client))
         if isinstance(outcome, Refusal):
-            metrics.refused(outcome.code)
-            _refuse(client, client_id, outcome)
+            refuse(client, frame["id"], outcome)
         else:
-            client.send({"type": "ack", "id": client_id, "seq": outcome})
-            metrics.moved("person")
-            metrics.acked(time.monotonic() - started)
+            client.send({"type": "ack", "id": frame["id"], "seq": outcome})
+            await self._left(client)
 
-    async def talk_frame(self, client: Client, frame: dict[str, Any]) -> None:
-        """A client's chat, react, continue or undo frame."""
-        kind, client_id = frame["type"], frame["id"]
-        outcome = await _unless_away(self._talk_frame(client, frame))
-        if isinstance(outcome, Refusal):
-            if kind == "undo":  # counted with the moves refused (talk is no move)
-                metrics.refused(outcome.code)
-            _refuse(client, client_id, outcome)
-        elif kind in ("undo", "leave"):
-            client.send({"type": "ack", "id": client_id, "seq": outcome})
-            if kind == "leave":
-                await self._left(client)
-
-    async def _talk_frame(self, client: Client, frame: dict[str, Any]) -> Refusal | int | None:
+    async def _leave_table(self, client: Client) -> Refusal | int:
         table = await self.master.table(client.table_id)
         if table is None:
             return Refusal("unknown_table", "this table no longer exists")
-        kind, seat = frame["type"], client.seat
-        if kind in ("chat", "react"):
-            said = await self.talk.say(table, seat, frame.get("text"), frame.get("what"),
-                                       client.address)
-            return said if isinstance(said, Refusal) else None
-        if seat is None:
+        if client.seat is None:
             return Refusal(NOT_SEATED, "a spectator watches: only the people seated may "
                                        "continue or undo")
-        if kind == "undo":
-            return await self.master.take_back(self.talk_store, table.id, seat)
-        if kind == "leave":
-            return await self.master.leave(table.id, seat)
-        async with self.master.lock(table.id):
-            table = self.master.live.get(table.id) or table
-            if await self.pacing.ready(table, seat, frame["deal"]):
-                self.driver.kick(table)
-        return None
+        return await self.master.leave(table.id, client.seat)
 
     # -- other processes --------------------------------------------------------------------
 
@@ -415,21 +395,6 @@ class Hub:
                 if gone:
                     log.info("deleted %d tables past their retention", len(gone))
             await asyncio.sleep(PRUNE_EVERY_S)
-
-
-async def _unless_away(work: Awaitable[_T]) -> _T | Refusal:
-    """``work``'s outcome, or a refusal when the database cannot be reached (nothing made)."""
-    try:
-        return await work
-    except Exception as error:
-        if not unreachable_database(error):
-            raise
-        return Refusal(UNAVAILABLE, "the database cannot be reached just now: try again shortly")
-
-
-def _refuse(client: Client, client_id: str, refusal: Refusal) -> None:
-    client.send({"type": "refused", "id": client_id, "code": refusal.code,
-                 "message": refusal.message})
 
 
 __all__ = ["Client", "Hub", "UnknownToken"]

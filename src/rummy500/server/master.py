@@ -19,6 +19,7 @@ from ..session.refusal import STALE, Refusal, check_move
 from ..session.seat_state import SeatInfo, SeatState
 from . import metrics
 from .connections import Client, Connections
+from .frame_routes import UNAVAILABLE
 from .frames import Frames
 from .ids import new_table_id, new_token, token_hash
 from .inbox import Inbox
@@ -31,9 +32,6 @@ from .talk_store import TalkStore
 from .undo import adopt, is_undo, rebuild, target_of, undo_event, undo_target
 
 log = logging.getLogger("rummy500.server")
-
-UNAVAILABLE = "unavailable"
-
 
 class Master:
     """The tables this process holds (any process may hold any table)."""

@@ -147,12 +147,8 @@ async def _read(hub: Hub, websocket: WebSocket, client: Client) -> None:
         elif not client.joined:
             client.send({"type": "error", "code": "hello_first",
                          "message": "say hello first: {\"type\": \"hello\", \"token\": ...}"})
-        elif kind == "move":
-            await hub.move(client, frame["id"], frame["seq"], frame["move"])
-        elif kind == "resync":
-            await hub.welcome_again(client)
         else:
-            await hub.talk_frame(client, frame)
+            await hub.routes.deliver(client, frame)
 
 
 __all__ = ["serve_socket"]

@@ -19,12 +19,14 @@ it holds.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..session.refusal import NOT_SEATED, Refusal
 from . import metrics
 from .cleaning import WIDE_IN_CHAT, printable_text, unreadable
-from .connections import Connections
+from .connections import Client, Connections
+from .frame_routes import Routes, refuse, unless_away
 from .inbox import Inbox
 from .live import LiveTable
 from .messages import Said
@@ -76,10 +78,13 @@ def chat_text(value: str) -> str | Refusal:
 class Talk:
     """The chat of every table this process serves."""
 
-    def __init__(self, store: TalkStore, connections: Connections, *,
+    def __init__(self, store: TalkStore, connections: Connections,
+                 tables: Callable[[str], Awaitable[LiveTable | None]], *,
                  seat_lines: int = SEAT_LINES, address_lines: int = ADDRESS_LINES) -> None:
         self.store = store
         self.connections = connections
+        self.tables = tables
+        """A table by its id (None: there is no such table)."""
         self.seats = RateWindow(seat_lines, TALK_WINDOW_S)
         self.addresses = RateWindow(address_lines, TALK_WINDOW_S)
 
@@ -116,6 +121,25 @@ class Talk:
 
     def listen(self, inbox: Inbox) -> None:
         inbox.on(Said, self.heard)
+
+    def route(self, routes: Routes) -> None:
+        """Hear the clients' ``chat`` and ``react`` frames."""
+        routes.on("chat", self.frame)
+        routes.on("react", self.frame)
+
+    async def frame(self, client: Client, frame: dict[str, Any]) -> None:
+        """A client's chat or react frame: said, or refused in words."""
+        outcome = await unless_away(self._frame(client, frame))
+        if isinstance(outcome, Refusal):
+            refuse(client, frame["id"], outcome)
+
+    async def _frame(self, client: Client, frame: dict[str, Any]) -> Refusal | None:
+        table = await self.tables(client.table_id)
+        if table is None:
+            return Refusal("unknown_table", "this table no longer exists")
+        said = await self.say(table, client.seat, frame.get("text"), frame.get("what"),
+                              client.address)
+        return said if isinstance(said, Refusal) else None
 
     def heard(self, message: Said) -> None:
         """A line stored by another process: this process's clients of the table hear it."""
