@@ -24,7 +24,7 @@ from rummy500.runners.review.game import (
     review_game,
 )
 from rummy500.runners.review.judge import judge
-from rummy500.runners.review.labels import BLUNDER, INACCURACY, MISTAKE, label_for
+from rummy500.runners.review.labels import BLUNDER, INACCURACY, MISTAKE, SURE, label_for
 from rummy500.runners.simulation import play_deal
 from serverkit import ServerProcess, play_out, seat_body
 
@@ -110,12 +110,24 @@ def test_the_same_figures_with_one_worker_or_two() -> None:
 
 
 def test_labels_follow_the_thresholds_and_the_standard_error() -> None:
-    assert label_for(0.0, 0.0) is None
-    assert label_for(INACCURACY - 0.1, 0.0) is None
-    assert label_for(INACCURACY, 1.0) == "inaccuracy"
-    assert label_for(MISTAKE, 1.0) == "mistake"
-    assert label_for(BLUNDER, 1.0) == "blunder"
-    assert label_for(BLUNDER, BLUNDER) is None  # not told from chance
+    assert label_for(0.0, 0.0, 32) is None
+    assert label_for(INACCURACY - 0.1, 0.0, 32) is None
+    assert label_for(INACCURACY, 1.0, 32) == "inaccuracy"
+    assert label_for(MISTAKE, 1.0, 32) == "mistake"
+    assert label_for(BLUNDER, 1.0, 32) == "blunder"
+    assert label_for(BLUNDER, BLUNDER, 32) is None  # not told from chance
+    assert label_for(BLUNDER, 0.0, 1) is None  # one sampled deal: no error to trust
+
+
+def test_a_short_budget_labels_no_loss_measured_over_too_few_sampled_deals(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(RECORD))
+    assert main(["review", str(path), "--json", "--worlds", "3", "--seat", "1"]) == 0
+    decisions = json.loads(capsys.readouterr().out)["decisions"]
+    # losses that would be labelled, by their size and their error, over enough deals
+    assert any(d["loss"] >= MISTAKE and d["loss"] >= SURE * d["error"] for d in decisions)
+    assert all(d["label"] is None for d in decisions)
 
 
 def test_review_json_gives_each_decision(tmp_path: Path,

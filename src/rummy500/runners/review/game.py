@@ -140,8 +140,9 @@ def review_decision(game: Game, deal_index: int, move_index: int,
     if settings.all_cards:
         other = verdict_of(True)
         second = Opinion(str(other.best), other.best_points, other.played_points, other.loss,
-                         other.error, label_for(other.loss, other.error), _words(deal, other))
-    label = label_for(verdict.loss, verdict.error)
+                         other.error, label_for(other.loss, other.error, other.compared),
+                         _words(deal, other))
+    label = label_for(verdict.loss, verdict.error, verdict.compared)
     return DecisionReview(
         deal_index + 1, move_index, seat, game.rules.side_of(seat), turn_number(deal, seat),
         str(verdict.played), str(verdict.best), verdict.played_points, verdict.best_points,

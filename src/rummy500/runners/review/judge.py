@@ -53,6 +53,8 @@ class Judgement:
     """The standard error of ``loss`` (of the difference, sampled deal by sampled deal)."""
     worlds: int
     """The sampled deals the played move was played in."""
+    compared: int
+    """The sampled deals ``loss`` is measured over (both moves played in them)."""
     searched: int
     """How many moves were searched (the played one and the search's candidates)."""
 
@@ -129,7 +131,8 @@ def judge(deal: Deal, played: Move, *, totals: tuple[int, ...] = (), deal_number
     played_points = sum(own) / len(own)
     loss = results[best].gain if best else 0.0
     return Judgement(played, moves[best], played_points, played_points + loss, loss,
-                     results[best].error if best else 0.0, results[0].worlds, len(moves))
+                     results[best].error if best else 0.0, results[0].worlds,
+                     results[best].worlds, len(moves))
 
 
 def decision_seed(seed: int, deal_index: int, move_index: int) -> int:

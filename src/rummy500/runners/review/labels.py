@@ -21,16 +21,20 @@ BLUNDER = 25.0
 """... a blunder."""
 SURE = 2.0
 """Standard errors the loss must also reach to be labelled."""
+FEWEST_WORLDS = 8
+"""Sampled deals a loss must be measured over to be labelled: the standard error of fewer
+is itself too rough to trust (of one, it is 0). ``mcts`` leaves no move out before 8."""
 
 LABELS = ("inaccuracy", "mistake", "blunder")
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 """The marks of chess annotation, for the chart and the move list."""
 
 
-def label_for(loss: float, error: float) -> str | None:
-    """The label of a move that lost ``loss`` expected points (standard error ``error``),
-    or None for a move as good as the best, or too close to tell."""
-    if loss < SURE * error or loss < INACCURACY:
+def label_for(loss: float, error: float, worlds: int) -> str | None:
+    """The label of a move that lost ``loss`` expected points (standard error ``error``,
+    over ``worlds`` sampled deals), or None for a move as good as the best, or too close
+    to tell."""
+    if loss < SURE * error or loss < INACCURACY or worlds < FEWEST_WORLDS:
         return None
     if loss >= BLUNDER:
         return "blunder"
@@ -46,5 +50,5 @@ def accuracy(labels: Iterable[str | None]) -> float | None:
     return 100.0 * sum(1 for mark in marks if mark is None) / len(marks)
 
 
-__all__ = ["BLUNDER", "INACCURACY", "LABELS", "MARKS", "MISTAKE", "SURE", "accuracy",
-           "label_for"]
+__all__ = ["BLUNDER", "FEWEST_WORLDS", "INACCURACY", "LABELS", "MARKS", "MISTAKE", "SURE",
+           "accuracy", "label_for"]
