@@ -33,6 +33,7 @@ from ..session.settings import bot_title
 from ..session.sheets import reader_names
 from ..session.state import WAITING
 from ..session.words import side_label, table_log
+from .fitted import FittedParts
 from .keys import MoveKeys, layoff_fits, move_prompt, usable_faces
 from .screens import SheetScreen
 from .widgets import (
@@ -105,7 +106,7 @@ def status_table(title: str, rules: Rules, deal: int, stock: int, right: str,
     line = Table.grid(expand=True, padding=(0, 0, 0, 2))
     line.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
     line.add_column(justify="right", no_wrap=True)
-    line.add_row(Text(" · ".join(parts), "bold"), Text(right, "bold reverse" if acting else "bold"))
+    line.add_row(FittedParts(parts, "bold"), Text(right, "bold reverse" if acting else "bold"))
     return line
 
 
