@@ -211,12 +211,16 @@ def test_a_four_player_deal_in_about_thirty_taps_kept_across_a_reload(
     page.wait_for_selector("#deal-editor:not([hidden])")
     assert "A♥" in page.inner_text("#entered") and "2♥" in page.inner_text("#entered")
     assert keeper.totals() == engine_totals(pad)[0]
+    # The next card goes on where the last one went: the meld is whole, nothing is wrong.
+    keeper.tap("#card-3h")
+    assert page.locator("#entered .meld-entry").count() == 1
+    assert page.inner_text("#problems") == ""
     # A mistake is caught while entering, with the reason in words.
     keeper.tap("#card-Ah")
     assert "Ah is already used (meld 1 by Ann), and the pack holds it once" in page.inner_text(
         "#message")
     keeper.tap("#undo")
-    assert "2♥" not in page.inner_text("#entered")
+    assert "3♥" not in page.inner_text("#entered") and "2♥" in page.inner_text("#entered")
     assert serious(page) == []
     context.close()
 

@@ -64,7 +64,32 @@ function persist() {
   sendSoon(state.pad);
   try {
     localStorage.setItem(undoKey(), JSON.stringify(state.undo.slice(-20)));
+    if (state.editing < 0) {
+      localStorage.setItem(`rummy500.pad.entry:${state.pad.id}`,
+        JSON.stringify({ target: state.target, openMeld: state.openMeld, wentOutChosen: state.wentOutChosen }));
+    }
   } catch { /* full: undo stays for this visit */ }
+}
+
+/**
+ * Where the entry of `pad`'s current deal stood (whose cards, which meld), kept across a
+ * reload so that the next card goes on where the last one went.
+ * @param {Pad} pad
+ */
+function restoreEntry(pad) {
+  state.target = { kind: 'meld', seat: 0 };
+  state.openMeld = null;
+  state.wentOutChosen = pad.current.went_out !== null;
+  try {
+    const kept = JSON.parse(localStorage.getItem(`rummy500.pad.entry:${pad.id}`) || 'null');
+    if (!kept || !kept.target || !(kept.target.seat < pad.players.length)) return;
+    state.target = kept.target;
+    state.wentOutChosen = Boolean(kept.wentOutChosen);
+    const open = kept.openMeld;
+    if (typeof open === 'number' && pad.current.melds[open] && pad.current.melds[open].seat === kept.target.seat) {
+      state.openMeld = open;
+    }
+  } catch { /* the entry starts afresh */ }
 }
 
 /** Who went out, when the scorekeeper has not said: the one seat left holding no cards. */
@@ -453,9 +478,7 @@ async function openPad(pad) {
   }
   state.editing = -1;
   state.draft = null;
-  state.target = { kind: 'meld', seat: 0 };
-  state.openMeld = null;
-  state.wentOutChosen = pad.current.went_out !== null;
+  restoreEntry(pad);
   persist();
   history.replaceState(null, '', `/pad#${pad.id}`);
   $('#home').hidden = true;
