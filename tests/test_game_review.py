@@ -128,6 +128,8 @@ def test_a_short_budget_labels_no_loss_measured_over_too_few_sampled_deals(
     # losses that would be labelled, by their size and their error, over enough deals
     assert any(d["loss"] >= MISTAKE and d["loss"] >= SURE * d["error"] for d in decisions)
     assert all(d["label"] is None for d in decisions)
+    assert main(["review", str(path), "--brief", "--worlds", "3", "--seat", "1"]) == 0
+    assert "judged over fewer than 8 sampled deals" in capsys.readouterr().out
 
 
 def test_review_json_gives_each_decision(tmp_path: Path,

@@ -27,7 +27,7 @@ from ..narrate import seat_name, side_name
 from ..record import RecordFormatError, ReplayError, read, replay
 from ..runners.review.game import DecisionReview, Settings, review_game, seat_summaries
 from ..runners.review.judge import WORLDS
-from ..runners.review.labels import BLUNDER, INACCURACY, MISTAKE, SURE
+from ..runners.review.labels import BLUNDER, FEWEST_WORLDS, INACCURACY, MISTAKE, SURE
 from .options import failure
 from .review_chart import deal_chart
 
@@ -192,6 +192,11 @@ def show(console: Console, args: argparse.Namespace, players: int, rules: Any,
         console.print("No move lost enough, beyond chance, to be labelled.", markup=False)
     if args.all_cards:
         _show_second_opinion(console, reviews, args.top)
+    rough = sum(1 for review in reviews if review.worlds < FEWEST_WORLDS)
+    if rough:
+        console.print(f"{rough} of {len(reviews)} decisions were judged over fewer than "
+                      f"{FEWEST_WORLDS} sampled deals: too few to tell a loss from luck, they "
+                      "carry no label (more --worlds, or a longer --budget).", markup=False)
     console.print(f"Labels: an inaccuracy from {INACCURACY:g} expected points lost, a mistake "
                   f"from {MISTAKE:g}, a blunder from {BLUNDER:g}, each also at least "
                   f"{SURE:g} standard errors (docs/strength.md, \"Game review\").",
