@@ -47,6 +47,7 @@ from rummy500.runners.review.game import (
     decision_places,
     review_decision,
     review_game,
+    seat_summaries,
 )
 from rummy500.runners.simulation import make_bots
 
@@ -84,7 +85,11 @@ def timed_review(record: dict[str, Any], workers: int, seed: int) -> dict[str, A
     return {"deals": len(record["rounds"]), "decisions": len(reviews),
             "seconds": round(seconds, 1), "cpu_seconds": round(cpu, 1),
             "median_error": round(statistics.median(errors), 1) if errors else 0.0,
-            "largest_error": round(max(errors), 1) if errors else 0.0}
+            "largest_error": round(max(errors), 1) if errors else 0.0,
+            "accuracy": {BOTS[s.seat]: None if s.accuracy is None else round(s.accuracy)
+                         for s in seat_summaries(reviews, 2)},
+            "lost_a_decision": {BOTS[s.seat]: round(s.mean_loss, 1)
+                                for s in seat_summaries(reviews, 2)}}
 
 
 def speed(args: argparse.Namespace) -> dict[str, Any]:
@@ -212,7 +217,8 @@ def main() -> None:
                       f"decisions) reviewed in {part['seconds']} s on the clock, "
                       f"{part['cpu_seconds']} CPU seconds, {result['workers']} workers; "
                       f"standard error of a loss: median {part['median_error']}, "
-                      f"largest {part['largest_error']}")
+                      f"largest {part['largest_error']}; accuracy {part['accuracy']}, "
+                      f"points lost a decision {part['lost_a_decision']}")
     else:
         if args.what == "table":
             with open(args.rows, encoding="utf-8") as lines:
