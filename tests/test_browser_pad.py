@@ -382,6 +382,11 @@ def test_a_wild_joker_typed_cards_a_number_and_a_house_rule(web_server: Server,
     page.wait_for_function("() => document.querySelectorAll('#deals li').length === 1")
     assert keeper.totals() == engine_totals(pad)[0]
     assert serious(page) == []
+    # The names are remembered for the next pad.
+    page.click("#home-link")
+    keeper.tap("#new-pad")
+    page.wait_for_selector("#name-0")
+    assert [page.input_value(f"#name-{seat}") for seat in range(2)] == ["Ann", "Bob"]
     assert keeper.problems.real() == []
     context.close()
 

@@ -42,6 +42,15 @@ def test_a_shared_pad_is_written_with_its_token_and_read_by_its_link(
     assert (refused.status, refused.code) == (422, "bad_pad")
     assert "7♥ 8♦ 7♠ is not a meld" in refused.json()["message"]
     assert call(base, "GET", f"/api/pads/{pad_id}").json()["version"] == 2
+    # The engine's tables for the page, refused in words where the rules cannot be played.
+    tables = call(base, "GET", "/api/pad/tables?rules=%7B%22preset%22%3A%22persian%22%7D&players=4")
+    assert tables.json()["melds"]["* * * *"] == {"kind": "joker_set", "points": [20] * 4,
+                                                 "doubles": True}
+    for query, status in (("rules=%7B%22preset%22%3A%22nope%22%7D&players=2", 422),
+                          ("rules=%7B%22preset%22%3A%22persian%22%7D&players=3", 422),
+                          ("rules=nope&players=2", 400), ("players=99999", 400)):
+        refused_rules = call(base, "GET", f"/api/pad/tables?{query}")
+        assert refused_rules.status == status and refused_rules.json()["message"], query
     missing = call(base, "GET", "/api/pads/nothing-here")
     assert (missing.status, missing.code) == (404, "no_pad")
     assert call(base, "GET", "/api/pads/..%2f..%2fetc").status == 404
