@@ -31,6 +31,7 @@ GROWING = ("history", "deals")
 (``deals``): new items go in ``append``. A new deal's ``history`` goes in ``set``."""
 
 STATE_KEYS: tuple[str, ...] = SeatState.__struct_fields__
+_PLACES = range(len(STATE_KEYS))
 
 Reader = int | None
 
@@ -53,14 +54,16 @@ def changes(before: SeatState | None, after: SeatState) -> tuple[dict[str, Any],
         return dict(zip(STATE_KEYS, astuple(after), strict=True)), {}
     changed: dict[str, Any] = {}
     grown: dict[str, Any] = {}
-    for key, old, new in zip(STATE_KEYS, astuple(before), astuple(after), strict=True):
-        if old is new:
-            continue
+    olds, news = astuple(before), astuple(after)
+    # The keys that differ are found in one pass (most are the same value, often the very
+    # same object), then only those are looked at.
+    for index in [index for index, old, new in zip(_PLACES, olds, news, strict=True)
+                  if old is not new and old != new]:
+        key, old, new = STATE_KEYS[index], olds[index], news[index]
         if key in GROWING and extends(old, new) and (key != "history"
                                                      or before.deal == after.deal):
-            if len(new) > len(old):
-                grown[key] = new[len(old):]
-        elif old != new:
+            grown[key] = new[len(old):]
+        else:
             changed[key] = new
     return changed, grown
 
