@@ -11,6 +11,7 @@ from ..melds import Meld
 from .seat_state import TableMeld
 
 
+@functools.cache  # a pack's few card numbers: a deep pile is written card by card each change
 def card_text(card: int) -> str:
     """A physical card as the face it shows (``7h``, ``*``): copies look alike."""
     return face_str(face_of(card))
