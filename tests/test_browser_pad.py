@@ -337,6 +337,7 @@ def test_a_wild_joker_typed_cards_a_number_and_a_house_rule(web_server: Server,
     keeper = Scorekeeper(page)
     page.goto(web_server.url + "/pad")
     page.wait_for_selector("body[data-ready=yes]")
+    assert serious(page) == []
     keeper.tap("#new-pad")
     page.wait_for_selector("#name-0")
     page.select_option("#preset", "wild")
@@ -346,6 +347,7 @@ def test_a_wild_joker_typed_cards_a_number_and_a_house_rule(web_server: Server,
     page.select_option("#first-dealer", "2")
     keeper.tap(".house-rules summary")
     page.fill("#option-target_score", "300")
+    assert serious(page) == []
     keeper.tap("#setup-form button[type=submit]")
     page.wait_for_selector("#deal-editor:not([hidden])")
     assert "to 300" in page.inner_text("#pad-rules")
