@@ -10,6 +10,7 @@ import socket
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from textual.widgets import Input, RichLog, Static
 
@@ -57,6 +58,19 @@ async def test_the_turn_clock_counts_down_warns_and_says_who_played_the_turn(
             entry.seat == 0 for entry in screen.state.history), "the stand-in's move",
             timeout=20)
         await until(pilot, lambda: "Your time ran out" in log_text(screen), "the time-out line")
+        # The stand-in's draw is not told as the person's own ("You drew 5♥." stayed in the
+        # message line): the state just before and just after it, as the seat took them.
+        await until(pilot, lambda: screen.state is not None and any(
+            entry.move == "draw" and entry.seat == 0 and entry.drawn
+            for entry in screen.state.history), "a draw by the stand-in", timeout=30)
+        state = screen.state
+        assert state is not None
+        at = next(i for i, entry in enumerate(state.history)
+                  if entry.move == "draw" and entry.seat == 0 and entry.drawn)
+        screen.tell_drawn(msgspec.structs.replace(state, history=state.history[:at]),
+                          msgspec.structs.replace(state, history=state.history[:at + 1]))
+        told = str(screen.note)
+        assert told.startswith("Your stand-in drew ") and "You drew" not in told, told
         assert screen.state is not None
         mine = [entry.text for entry in screen.state.history if entry.seat == 0]
         assert mine and all(text.startswith("Your stand-in ") for text in mine), mine

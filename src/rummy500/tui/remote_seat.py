@@ -28,6 +28,9 @@ from .screens import SheetScreen
 from .tokens import Joined
 from .widgets import face_label
 
+STANDIN = "Your stand-in"
+"""How the seat's history begins a move the stand-in made for it (session/table_words.py)."""
+
 
 def _cards(texts: Iterable[str], where: str, *, pieces: bool = False) -> None:
     for text in texts:
@@ -200,7 +203,9 @@ class SeatScreen(TurnClock, Talk, NextGame, Board):
         last = state.history[-1]
         if (len(state.history) > len(before.history) and last.seat == state.seat
                 and last.move == "draw" and last.drawn):
-            self.note = Text(f"You drew {face_label(parse_face(last.drawn))}.")
+            # The stand-in's draw (the clock ran out) is not the person's: say whose it was.
+            who = STANDIN if last.text.startswith(STANDIN) else "You"
+            self.note = Text(f"{who} drew {face_label(parse_face(last.drawn))}.")
 
     def sheet_answered(self, deal: int, choice: str | None) -> None:
         self.sheet_closed(deal)
