@@ -139,3 +139,29 @@ def test_leave_table_hands_the_seat_to_a_computer(browser: Any, web_server: Serv
     assert table not in json.loads(held)
     for seat in (ann, bo):
         assert seat.problems.real() == []
+
+
+def test_the_lobby_sets_a_time_bank_beside_the_turn_clock(browser: Any,
+                                                          web_server: Server) -> None:
+    _context, page = new_page(browser, PHONE, is_mobile=True, has_touch=True)
+    page.goto(web_server.url + "/")
+    page.fill("#my-name", "Ann")
+    page.fill("#turn-clock", "0")
+    page.fill("#time-bank", "60")
+    page.click("#create")
+    assert page.inner_text("#create-error") == ("A time bank is spent when a turn clock runs "
+                                                "out: set a turn clock, or a bank of 0.")
+    assert page.evaluate("document.activeElement.id") == "time-bank"
+    page.fill("#time-bank", "4000")
+    page.click("#create")
+    assert "from 0 to 3600" in page.inner_text("#create-error")
+    page.fill("#turn-clock", "30")
+    page.fill("#time-bank", "90")
+    page.locator("#time-bank").scroll_into_view_if_needed()
+    shot(Seat(page), "lobby-bank-phone")
+    assert serious(page) == []
+    page.click("#create")
+    page.wait_for_url("**/t/**")
+    table = page.url.rsplit("/", 1)[-1]
+    summary = web_server.get(f"/api/tables/{table}")
+    assert (summary["turn_s"], summary["bank_s"]) == (30, 90)
