@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from rummy500.net.client import Closed, ServerError, TableConnection
+from rummy500.net.protocol import V2
 from serverkit import ServerProcess, Servers, seat_body
 from talkkit import answer_to, frame_of, processes, send
 
@@ -140,6 +141,7 @@ async def test_leaving_gives_the_seat_to_a_computer_for_good(servers: Servers,
     ann = await TableConnection.open(a.base, made["table"], made["token"])
     bo = await TableConnection.open(b.base, made["table"], taken["token"])
     watcher = await TableConnection.open(b.base, made["table"], None)
+    old = await TableConnection.open(a.base, made["table"], None, version=V2)
     refused = await answer_to(watcher, await send(watcher, "leave"))
     assert (refused["type"], refused["code"]) == ("refused", "not_seated")
 
@@ -171,7 +173,11 @@ async def test_leaving_gives_the_seat_to_a_computer_for_good(servers: Servers,
     assert all(line.startswith("Ann's stand-in ") for line in seat_lines(bo.state, 0))
     await watcher.until(bo.seq, 30)
     assert seat_lines(watcher.state, 0) == seat_lines(bo.state, 0)
-    for connection in (ann, bo, watcher):
+    # A client of version 2 (whole states) reads it all the same.
+    await old.until(bo.seq, 30)
+    assert told in old.state["history"] or old.state["deal"] > 1
+    assert old.state["seats"][0]["left"] and seat_lines(old.state, 0) == seat_lines(bo.state, 0)
+    for connection in (ann, bo, watcher, old):
         await connection.close()
 
     a.stop()
