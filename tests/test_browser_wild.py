@@ -121,7 +121,8 @@ def lay_off_joker(seat: Seat, options: list[str]) -> None:
     chooser.locator(f"button[data-move='{options[-1]}']").click()
     seat.wait_change(seq)
     declared = options[-1].split()[1]
-    assert seat.page.locator(f"#melds button[data-meld='{meld}'] .card[data-card='{declared}']") \
+    # On the meld, or in front of the seat as its lay-off onto another seat's meld.
+    assert seat.page.locator(f"#melds [data-meld='{meld}'] .card[data-card='{declared}']") \
         .count() == 1
     assert seat.log()[-1].startswith("You lay off joker as ")
 
