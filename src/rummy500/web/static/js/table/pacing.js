@@ -122,10 +122,11 @@ function renderClock() {
   if (clockEnds === null || !s) return;
   const seatBox = document.querySelector(`#players .player[data-seat="${s.turn}"] .player-head`);
   if (!seatBox) return;
-  let clock = seatBox.querySelector('.seat-clock');
+  let clock = seatBox.parentElement?.querySelector('.seat-clock');
   if (!clock) {
+    // Beside the name, not in its line: a narrow seat wraps the clock, never the name.
     clock = h('span', { class: 'seat-clock', title: 'time left for this turn' });
-    seatBox.append(clock);
+    seatBox.after(clock);
   }
   const left = (clockEnds - Date.now()) / 1000;
   clock.textContent = `⏱ ${clockText(left)}`;
