@@ -182,6 +182,7 @@ def test_each_meld_lies_before_the_seat_that_laid_it(web_server: Server, browser
     # Every card of the table is in front of the seat that laid it, once.
     cards = page.evaluate("document.querySelectorAll('#melds .card[data-card]').length")
     assert cards == sum(len(g["own"]) + len(g["layoffs"]) for g in laid)
+    assert serious(page) == []  # the melds as lists, between turns
     # The viewer's turn to meld and lay off: every seat's melds one toolbar, and axe content.
     seat.play(choose_move(seat, 0))
     page.wait_for_selector("#melds [role=toolbar] button.meld")
