@@ -31,6 +31,7 @@ DEAL_END = """() => {
         seat: Number(li.dataset.seat),
         cards: [...li.querySelectorAll('.card')].map((c) => c.dataset.card),
         inHand: li.querySelector('.in-hand').textContent,
+        onTable: li.querySelector('.on-table').textContent,
         shown: li.getBoundingClientRect().height > 0 }));
     return { heading: box.querySelector('h2').textContent,
              melds: box.querySelectorAll('.meld').length,
@@ -120,10 +121,17 @@ def test_the_finished_deal_stays_on_the_table_until_continued(
     if players <= 4:
         assert page.evaluate(WRAPPED_SCORES) == [], "a score wraps in the score table"
     page.screenshot(path=f"/tmp/dealend-{name}-table.png", full_page=touch)
+    # The score panel's points on the table are the finished deal's, not the next deal's 0s.
+    laid = ", ".join(s["onTable"].split()[0] for s in again["seats"])
+    scores_line = page.inner_text("#scores p.small")
+    assert scores_line.startswith("On the table in deal 1: "), scores_line
+    assert [part.rsplit(" ", 1)[-1] for part in scores_line[:-1].split(": ", 1)[1].split(", ")] \
+        == laid.split(", ")
 
     seat.press("#continue-button")  # everyone has continued: the next deal
     page.wait_for_selector("#dealend", state="hidden")
     page.wait_for_function("() => /Deal 2/.test(document.querySelector('#status').textContent)")
     page.wait_for_selector("#hand .card")
+    assert page.inner_text("#scores p.small").startswith("On the table this deal: ")
     assert seat.problems.real() == []
     context.close()

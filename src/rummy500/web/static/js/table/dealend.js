@@ -109,6 +109,9 @@ export function renderDealEnd() {
       status.classList.remove('yours');
     }
   }
+  // The deal comes on the table: the rest of the table is drawn again for it (the score
+  // panel's points on the table are the finished deal's now).
+  if (!was) redraw('table');
 }
 
 /**

@@ -3,6 +3,7 @@
 
 import { $, h, replace } from '../dom.js';
 import { sideName, signed, standing, total } from '../words.js';
+import { finishedDeal } from './dealend.js';
 import { model, who } from './model.js';
 
 /** More sides than this get a row each (a column each would not fit the panel or a phone). */
@@ -22,8 +23,20 @@ export function renderScores() {
     h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'Total'), (s.totals || []).map((t) => h('td', {}, total(t))))));
   replace($('#scores'), table,
     h('p', { class: 'muted' }, standing(s, model.info.target_score)),
-    h('p', { class: 'muted small' }, 'On the table this deal: ',
-      s.credit.map((c, seat) => `${who(seat)} ${c}`).join(', '), '.'));
+    onTable(s));
+}
+
+/**
+ * The points each seat laid on the table: in the finished deal while it stays on the table,
+ * else in the deal in play.
+ * @param {import('../protocol.js').TableState} s
+ */
+function onTable(s) {
+  const ended = finishedDeal(s);
+  const points = ended ? ended.melded : s.credit;
+  const when = ended ? `in deal ${ended.deal}` : 'this deal';
+  return h('p', { class: 'muted small' }, `On the table ${when}: `,
+    points.map((c, seat) => `${who(seat)} ${c}`).join(', '), '.');
 }
 
 /**
