@@ -170,6 +170,9 @@ def test_the_turn_clock_shows_on_the_seat_to_move(web_server: Server, browser: A
     ann = open_seat(browser, web_server, made["table"], 0, made["token"])
     ann.page.wait_for_selector(".player[data-seat='0'] .seat-clock")
     text = ann.page.inner_text(".player[data-seat='0'] .seat-clock")
-    assert re.fullmatch(r"⏱ 1:[0-3]\d", text), text
+    assert re.fullmatch(r"1:[0-3]\d", text.strip()), text
+    # A dial drawn by the page, not the emoji ⏱ (an empty box without an emoji font).
+    assert ann.page.query_selector(".player[data-seat='0'] .seat-clock svg[data-icon='clock']")
+    assert "⏱" not in ann.page.inner_text("#players")
     assert ann.page.query_selector(".player[data-seat='1'] .seat-clock") is None
     assert ann.problems.real() == []

@@ -26,6 +26,12 @@ const DRAWINGS = {
 /** The reactions this page draws. */
 export const ICONS = Object.keys(DRAWINGS);
 
+/** Drawings that are not reactions: a turn clock's dial. */
+/** @type {Record<string, { paths: string[], dots?: [number, number][] }>} */
+const OTHERS = {
+  clock: { paths: ['M12 4a8.5 8.5 0 1 0 0 17a8.5 8.5 0 1 0 0-17z', 'M12 8v4.5l3 2', 'M10 2h4'] },
+};
+
 /**
  * The icon of reaction `what` (a plain circle for one this page does not know), hidden from
  * screen readers: the button or line that holds it says it in words.
@@ -33,7 +39,7 @@ export const ICONS = Object.keys(DRAWINGS);
  * @returns {SVGSVGElement}
  */
 export function reactionIcon(what) {
-  const drawing = DRAWINGS[what] || { paths: ['M12 3a9 9 0 1 0 0 18a9 9 0 1 0 0-18z'] };
+  const drawing = DRAWINGS[what] || OTHERS[what] || { paths: ['M12 3a9 9 0 1 0 0 18a9 9 0 1 0 0-18z'] };
   const svg = /** @type {SVGSVGElement} */ (document.createElementNS(SVG, 'svg'));
   svg.setAttribute('viewBox', '0 0 24 24');
   svg.setAttribute('class', 'icon');
@@ -54,4 +60,9 @@ export function reactionIcon(what) {
     svg.append(dot);
   }
   return svg;
+}
+
+/** A turn clock's dial, hidden from screen readers as the reactions' are. */
+export function clockIcon() {
+  return reactionIcon('clock');
 }

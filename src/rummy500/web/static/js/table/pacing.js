@@ -7,6 +7,7 @@
 import { $, h, replace } from '../dom.js';
 import { clockText, waitingWords } from '../talkwords.js';
 import { onFrame } from './frames.js';
+import { clockIcon } from './icons.js';
 import { startLeave } from './leave.js';
 import { model } from './model.js';
 import { message } from './notices.js';
@@ -129,7 +130,7 @@ function renderClock() {
     seatBox.after(clock);
   }
   const left = (clockEnds - Date.now()) / 1000;
-  clock.textContent = `⏱ ${clockText(left)}`;
+  clock.replaceChildren(clockIcon(), ` ${clockText(left)}`);
   clock.classList.toggle('short', left <= 10);
 }
 
