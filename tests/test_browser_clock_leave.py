@@ -61,7 +61,7 @@ def table_of_two(server: Server, **options: Any) -> tuple[str, str, str]:
 
 def test_the_bank_counts_after_the_clock_and_time_out_is_told(browser: Any,
                                                                web_server: Server) -> None:
-    table, ann_token, bo_token = table_of_two(web_server, turn_s=15, bank_s=4)
+    table, ann_token, bo_token = table_of_two(web_server, turn_s=15, bank_s=8)
     ann = open_page(browser, web_server, table, DESKTOP, 0, ann_token)
     bo = open_page(browser, web_server, table, PHONE, 1, bo_token)
     turn = int(ann.page.evaluate("document.body.dataset.turn"))
@@ -70,7 +70,7 @@ def test_the_bank_counts_after_the_clock_and_time_out_is_told(browser: Any,
         seat.page.wait_for_selector(f"#players .player[data-seat='{1 - turn}'] .seat-bank")
         assert seat.page.is_visible(f"#players .player[data-seat='{turn}'] .seat-bank")
         assert seat.page.inner_text(f"#players .player[data-seat='{1 - turn}'] .seat-bank") \
-            == "bank 0:04"
+            == "bank 0:08"
     # The turn clock runs out: the seat to move's bank runs.
     for seat in (ann, bo):
         seat.page.wait_for_selector(f"#players .player[data-seat='{turn}'] .seat-bank.running")
