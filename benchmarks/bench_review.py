@@ -177,8 +177,8 @@ def summarize(rows: list[Row], deals: int) -> dict[str, Any]:
 
 
 def show_calibration(result: dict[str, Any]) -> None:
-    print(f"{result['deals']} deals, {result['decisions']} decisions reviewed (every "
-          f"{result.get('every', '?')}th of each deal; seed {result.get('seed', '?')}, "
+    print(f"{result['deals']} deals, {result['decisions']} decisions reviewed (one decision "
+          f"in {result.get('every', '?')} of each deal; seed {result.get('seed', '?')}, "
           f"{result.get('seconds', '?')} s)")
     print(f"{'said (bucket)':>16} {'decisions':>10} {'said':>8} {'scored':>8} {'± error':>8}")
     for bucket in result["buckets"]:
