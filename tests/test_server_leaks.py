@@ -68,7 +68,7 @@ FRAME_FIELDS = {
 SEED = int(os.environ.get("RUMMY500_LEAK_SEED", "500"))
 """The games' seeds start here (deals, computer players and the random clients' moves):
 set ``RUMMY500_LEAK_SEED`` to play other games."""
-SEAT_FIELDS = {"seat", "kind", "name", "connected", "open", "bot", "standin", "kept"}
+SEAT_FIELDS = {"seat", "kind", "name", "connected", "open", "bot", "standin", "kept", "left"}
 
 
 @dataclass(frozen=True)
