@@ -19,7 +19,7 @@ import logging
 from collections import OrderedDict
 from typing import Any
 
-from ..session.refusal import NOT_SEATED, STALE, Refusal
+from ..session.refusal import STALE, Refusal
 from . import metrics
 from .connections import Client
 from .frame_routes import UNAVAILABLE, Routes, refuse, unless_away
@@ -66,15 +66,13 @@ class Driver:
             refuse(client, frame["id"], outcome)
 
     async def _ready(self, client: Client, deal: int) -> Refusal | None:
-        table = await self.master.table(client.table_id)
-        if table is None:
-            return Refusal("unknown_table", "this table no longer exists")
-        if client.seat is None:
-            return Refusal(NOT_SEATED, "a spectator watches: only the people seated may "
-                                       "continue or undo")
+        seated = await self.master.seated_table(client, "continue")
+        if isinstance(seated, Refusal):
+            return seated
+        table, seat = seated
         async with self.master.lock(table.id):
             table = self.master.live.get(table.id) or table
-            if self.pacing is not None and await self.pacing.ready(table, client.seat, deal):
+            if self.pacing is not None and await self.pacing.ready(table, seat, deal):
                 self.kick(table)
         return None
 

@@ -20,7 +20,7 @@ from collections.abc import Awaitable
 from typing import Any
 
 from ..net.protocol import V2
-from ..session.refusal import NOT_SEATED, Refusal
+from ..session.refusal import Refusal
 from .connections import CLOSE_GOING_AWAY, Client, Connections
 from .driver import Driver
 from .frame_routes import Routes, refuse, unless_away
@@ -246,13 +246,11 @@ class Hub:
             await self._left(client)
 
     async def _leave_table(self, client: Client) -> Refusal | int:
-        table = await self.master.table(client.table_id)
-        if table is None:
-            return Refusal("unknown_table", "this table no longer exists")
-        if client.seat is None:
-            return Refusal(NOT_SEATED, "a spectator watches: only the people seated may "
-                                       "continue or undo")
-        return await self.master.leave(table.id, client.seat)
+        seated = await self.master.seated_table(client, "leave the table")
+        if isinstance(seated, Refusal):
+            return seated
+        table, seat = seated
+        return await self.master.leave(table.id, seat)
 
     # -- other processes --------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..session.refusal import STALE, Refusal, check_move
+from ..session.refusal import NOT_SEATED, STALE, Refusal, check_move
 from ..session.seat_state import SeatInfo, SeatState
 from . import metrics
 from .connections import Client, Connections
@@ -116,6 +116,16 @@ class Master:
     async def _maybe(self, value: Any) -> None:
         if asyncio.iscoroutine(value):
             await value
+
+    async def seated_table(self, client: Client, doing: str) -> tuple[LiveTable, int] | Refusal:
+        """The table and seat of ``client``, or a refusal: the table is gone, or the client
+        watches (only the people seated may do ``doing``)."""
+        table = await self.table(client.table_id)
+        if table is None:
+            return Refusal("unknown_table", "this table no longer exists")
+        if client.seat is None:
+            return Refusal(NOT_SEATED, f"a spectator watches: only the people seated may {doing}")
+        return table, client.seat
 
     async def table(self, table_id: str) -> LiveTable | None:
         """The table, read from the database if this process does not hold it."""

@@ -56,13 +56,11 @@ class MoveFrames:
             client.send({"type": "ack", "id": frame["id"], "seq": outcome})
 
     async def _undo(self, client: Client) -> Refusal | int:
-        table = await self.master.table(client.table_id)
-        if table is None:
-            return Refusal("unknown_table", "this table no longer exists")
-        if client.seat is None:
-            return Refusal(NOT_SEATED, "a spectator watches: only the people seated may "
-                                       "continue or undo")
-        return await self.master.take_back(self.changes, table.id, client.seat)
+        seated = await self.master.seated_table(client, "undo")
+        if isinstance(seated, Refusal):
+            return seated
+        table, seat = seated
+        return await self.master.take_back(self.changes, table.id, seat)
 
 
 __all__ = ["MoveFrames"]
