@@ -388,3 +388,18 @@ def play_deal(seats: dict[int, Seat], on_turn: Any = None, limit: int = 600) -> 
         else:
             time.sleep(0.1)
     raise AssertionError(f"no deal ended after {made} moves")
+
+
+def serious(page: Any) -> list[str]:
+    """axe-core's serious and critical violations on the page, in words, and a page wider
+    than the screen: what a page must never show."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    found = [f"{v['id']} ({v['impact']}): {v['help']}: "
+             + "; ".join(str(n.get("target")) for n in v["nodes"][:4])
+             for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+    width, shown = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    if width > shown:
+        found.append(f"the page is {width}px wide on a {shown}px screen")
+    return found

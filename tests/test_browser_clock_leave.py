@@ -10,24 +10,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from browserkit import DESKTOP, PHONE, Seat, Server, new_page
+from browserkit import DESKTOP, PHONE, Seat, Server, new_page, serious
 
 SHOTS = Path("/tmp/rummy500-shots/clock-leave")
 """Where the screenshots go, to be looked at."""
 
 
-def serious(page: Any) -> list[str]:
-    """axe-core's serious and critical violations, and a page wider than the screen."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page)
-    found = [f"{v['id']} ({v['impact']}): "
-             + "; ".join(str(n.get("target")) for n in v["nodes"][:4])
-             for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
-    width, shown = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
-    if width > shown:
-        found.append(f"the page is {width}px wide on a {shown}px screen")
-    return found
 
 
 def open_page(browser: Any, server: Server, table: str, size: dict[str, int],

@@ -10,7 +10,6 @@ import re
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 
 from browserkit import (
     DESKTOP,
@@ -20,6 +19,7 @@ from browserkit import (
     create_in_lobby,
     new_page,
     play_deal,
+    serious,
     sheet_open,
 )
 
@@ -49,10 +49,6 @@ WRAPPED_SCORES = """() => [...document.querySelectorAll('#scores table.scores td
 }).map((td) => td.textContent)"""
 
 
-def serious(page: Any) -> list[str]:
-    results = Axe().run(page)
-    return [f"{v['id']}: " + "; ".join(str(n.get("target")) for n in v["nodes"])
-            for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
 
 
 def in_hand_points(sheet_text: str, names: list[str]) -> dict[str, str]:

@@ -14,8 +14,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from axe_playwright_python.sync_playwright import Axe
-
 from browserkit import (
     DESKTOP,
     PHONE,
@@ -25,6 +23,7 @@ from browserkit import (
     choose_move,
     create_in_lobby,
     new_page,
+    serious,
 )
 from rummy500.game import Game
 from rummy500.record import game_record
@@ -370,17 +369,6 @@ def test_the_lobby_lists_your_tables_and_a_first_game_helps_at_every_turn(
 # -- 6. accessible --------------------------------------------------------------------------------
 
 
-def serious(page: Any) -> list[str]:
-    """axe-core's serious and critical violations on the page, in words, and a page wider
-    than the screen."""
-    results = Axe().run(page)
-    found = [f"{v['id']} ({v['impact']}): {v['help']}: "
-             + "; ".join(str(n.get("target")) for n in v["nodes"][:4])
-             for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
-    width, shown = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
-    if width > shown:
-        found.append(f"the page is {width}px wide on a {shown}px screen")
-    return found
 
 
 def record_file(tmp_path: Path) -> Path:

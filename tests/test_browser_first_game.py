@@ -8,24 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from browserkit import DESKTOP, PHONE, Seat, Server, create_in_lobby, new_page
+from browserkit import DESKTOP, PHONE, Seat, Server, create_in_lobby, new_page, serious
 
 MARKED = """() => [...document.querySelectorAll('.lesson-mark')].map((el) => el.closest('#stock')
     ? 'stock' : `${el.closest('#hand, #pile, #melds')?.id}:${el.dataset.card}`)"""
 
 
-def serious(page: Any) -> list[str]:
-    """axe-core's serious and critical violations, and a page wider than the screen."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page)
-    found = [f"{v['id']} ({v['impact']}): "
-             + "; ".join(str(n.get("target")) for n in v["nodes"][:4])
-             for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
-    width, shown = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
-    if width > shown:
-        found.append(f"the page is {width}px wide on a {shown}px screen")
-    return found
 
 
 def where(state: dict[str, Any], card: str) -> str:

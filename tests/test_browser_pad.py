@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from browserkit import DESKTOP, PHONE, Problems, Server, new_page
+from browserkit import DESKTOP, PHONE, Problems, Server, new_page, serious
 from padkit import ace_place_unknown, pad_of_game
 from rummy500.pad import pad_from_json
 from rummy500.pad_score import score_pad
@@ -18,7 +18,6 @@ from rummy500.pad_tables import pad_tables
 from rummy500.rules import PRESETS, make_rules
 from rummy500.session.pad_sheets import pad_summary
 from serverkit import Servers
-from test_browser_features import serious
 from test_pad import played
 
 TOUCH = {"has_touch": True, "is_mobile": True}

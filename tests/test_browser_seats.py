@@ -19,6 +19,7 @@ from browserkit import (
     choose_move,
     create_in_lobby,
     new_page,
+    serious,
     sheet_open,
 )
 
@@ -74,12 +75,6 @@ def table(browser: Any, server: Server, size: dict[str, int], players: int,
     return context, page, seat
 
 
-def serious(page: Any) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page)
-    return [f"{v['id']}: {[n.get('target') for n in v['nodes']]}"
-            for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
 
 
 def check_places(shape: dict[str, Any], players: int, wide: bool) -> None:

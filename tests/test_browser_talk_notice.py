@@ -8,25 +8,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from browserkit import DESKTOP, PHONE, Seat, Server, new_page
+from browserkit import DESKTOP, PHONE, Seat, Server, new_page, serious
 
 EMOJI_RANGES = ((0x2190, 0x2BFF), (0x1F000, 0x1FAFF), (0xFE00, 0xFE0F), (0x200D, 0x200D))
 """Arrows, symbols and dingbats (⏳ among them), the emoji planes, variation selectors and the
 zero-width joiner: what a page without an emoji font cannot draw."""
 
 
-def serious(page: Any) -> list[str]:
-    """axe-core's serious and critical violations, and a page wider than the screen."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page)
-    found = [f"{v['id']} ({v['impact']}): "
-             + "; ".join(str(n.get("target")) for n in v["nodes"][:4])
-             for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
-    width, shown = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
-    if width > shown:
-        found.append(f"the page is {width}px wide on a {shown}px screen")
-    return found
 
 
 def emoji_in(text: str) -> list[str]:

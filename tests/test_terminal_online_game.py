@@ -17,14 +17,14 @@ from typing import Any
 
 from textual.widgets import Input, RichLog, Static
 
-from browserkit import DESKTOP, PHONE, Seat, Server, choose_move, new_page, sheet_open
+from browserkit import DESKTOP, PHONE, Seat, Server, choose_move, new_page, serious, sheet_open
 from joinkit import message, screen_of, until
 from rummy500.commands.play_join import join
 from rummy500.tui.remote import RemoteApp, RemoteTableScreen
 from rummy500.tui.remote_pacing import OnlineSheet
 from rummy500.tui.remote_talk import TalkScreen, talk_line
 from rummy500.tui.tokens import HeldSeat, SeatTokens
-from test_browser_talk_notice import open_seat, serious
+from test_browser_talk_notice import open_seat
 from test_tui import shown_text
 
 SHOTS = Path("/tmp/rummy500-shots/terminal-online")
