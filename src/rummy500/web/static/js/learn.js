@@ -20,10 +20,8 @@ import { renderTableMelds } from './table/melds.js';
 import { applyState, model, namesFromSummary, setSummary, sitAs } from './table/model.js';
 import { clearMessage, fatal, message, show } from './table/notices.js';
 import { settle, useConnection } from './table/outbox.js';
-import { renderPiles } from './table/pile.js';
-import { renderPlayers, renderStatus } from './table/players.js';
 import { afterRedraw, onRedraw } from './table/redraw.js';
-import { renderScores } from './table/scores.js';
+import { renderTableParts } from './table/drawing.js';
 
 /** @typedef {import('./protocol.js').TableState} TableState */
 /** @typedef {import('./protocol.js').DealResult} DealSheet */
@@ -47,15 +45,6 @@ const wide = window.matchMedia('(min-width: 761px)');
 /** @type {Step[]} */
 let steps = [];
 let at = 0;
-
-function renderTable() {
-  renderPlayers();
-  renderStatus();
-  renderPiles();
-  renderTableMelds();
-  renderMine();
-  renderScores();
-}
 
 /** The step's cards marked on the table, once it is drawn. */
 function markStep() {
@@ -222,7 +211,7 @@ async function start() {
   $('#keys-button').hidden = true;
   bindSettings();
   bindDrawer();
-  onRedraw('table', renderTable);
+  onRedraw('table', renderTableParts);
   onRedraw('hand', renderMine);
   onRedraw('hand', renderTableMelds);
   onRedraw('sort', renderMine);

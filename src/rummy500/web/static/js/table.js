@@ -19,10 +19,9 @@ import { renderTableMelds } from './table/melds.js';
 import { model, namesFromSummary, setSort, setSummary } from './table/model.js';
 import { fatal } from './table/notices.js';
 import { send, stopConnection } from './table/outbox.js';
-import { renderPiles } from './table/pile.js';
-import { renderPlayers, renderStatus } from './table/players.js';
+import { renderPlayers } from './table/players.js';
 import { onRedraw } from './table/redraw.js';
-import { renderScores } from './table/scores.js';
+import { renderTableParts } from './table/drawing.js';
 import { bindSettings } from './settingsform.js';
 import { startAttention } from './table/attention.js';
 import { bindDrawer } from './table/drawer.js';
@@ -39,12 +38,7 @@ import { startDealEnd } from './table/dealend.js';
 const WATCH_KEY = `rummy500.watch.${tableId}`;
 
 function renderTable() {
-  renderPlayers();
-  renderStatus();
-  renderPiles();
-  renderTableMelds();
-  renderMine();
-  renderScores();
+  renderTableParts();
   const link = /** @type {HTMLAnchorElement} */ ($('#replay-link'));
   link.hidden = !(model.state && model.state.over);
   link.href = replayPath();
