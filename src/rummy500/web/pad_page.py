@@ -25,13 +25,13 @@ from ..server.bodies import read_json
 from ..server.ids import valid_id, valid_token
 from ..server.rate import RateWindow
 from ..server.store import Store
-from .pages import STATIC, _page, error_json, json_response
+from .responses import STATIC, error_json, json_response, page_response
 
 MAX_RULES_TEXT = 4096
 
 
 async def pad_page(request: Request) -> Response:
-    return _page("pad.html")
+    return page_response("pad.html")
 
 
 async def service_worker(request: Request) -> Response:

@@ -10,13 +10,11 @@ application includes :data:`routes`.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import typing
-from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route
 
 from ..bots.registry import BOT_NAMES
@@ -38,47 +36,32 @@ from ..server.ids import valid_id
 from ..server.rate import RateWindow
 from ..session.words import rules_summary
 from . import learn, replay_worker
+from .pad_page import pad_routes
 from .page_files import PageFiles
-
-STATIC = Path(__file__).parent / "static"
-
-
-@functools.cache
-def _page_body(name: str) -> bytes:
-    return (STATIC / name).read_bytes()
-
-
-def _page(name: str, head: str = "") -> Response:
-    """The page ``name``, with ``head`` (markup) added at the end of its head."""
-    body = _page_body(name)
-    if head:
-        body = body.replace(b"</head>", head.encode() + b"</head>", 1)
-    response = Response(body, media_type="text/html; charset=utf-8")
-    response.headers["Cache-Control"] = "no-cache"
-    return response
+from .responses import STATIC, error_json, json_response, page_body, page_response
 
 
 async def lobby(request: Request) -> Response:
-    return _page("index.html")
+    return page_response("index.html")
 
 
 async def table_page(request: Request) -> Response:
     table = request.path_params["table"]
     if not valid_id(table):
-        return _page("table.html")
+        return page_response("table.html")
     # The page's first request, for the table's summary, goes out beside the page's script
     # instead of after it (the script's fetch takes the preloaded answer).
-    return _page("table.html",
-                 f'<link rel="preload" href="/api/tables/{table}" as="fetch" crossorigin>\n')
+    return page_response("table.html",
+                         f'<link rel="preload" href="/api/tables/{table}" as="fetch" crossorigin>\n')
 
 
 async def replay_page(request: Request) -> Response:
-    return _page("replay.html")
+    return page_response("replay.html")
 
 
 async def learn_page(request: Request) -> Response:
     """The guided first game: the table page, driven by its own script (js/learn.js)."""
-    body = (_page_body("table.html")
+    body = (page_body("table.html")
             .replace(b"/static/dist/table.js", b"/static/dist/learn.js", 1)
             .replace(b"</head>", b'<link rel="stylesheet" href="/static/learn.css">\n</head>', 1))
     return Response(body, media_type="text/html; charset=utf-8",
@@ -87,14 +70,6 @@ async def learn_page(request: Request) -> Response:
 
 async def learn_steps(request: Request) -> Response:
     return json_response(learn.first_game())
-
-
-def json_response(data: Any, status: int = 200) -> Response:
-    return JSONResponse(data, status_code=status)
-
-
-def error_json(status: int, code: str, message: str) -> Response:
-    return json_response({"error": code, "message": message}, status)
 
 
 OPTION_LABELS: dict[str, str] = {
@@ -227,8 +202,6 @@ def _replay_window(request: Request) -> RateWindow:
 
 def page_routes() -> list[BaseRoute]:
     """Every route of the browser table, for the server's application to include."""
-    from .pad_page import pad_routes  # here: it builds on this module's helpers
-
     return [*routes, *pad_routes]
 
 
