@@ -40,7 +40,7 @@ def test_one_part_a_kind() -> None:
 
     routes = Routes()
     routes.on("undo", part)
-    with pytest.raises(ValueError, match="'undo' already go to a part"):
+    with pytest.raises(RuntimeError, match="'undo' already go to a part"):
         routes.on("undo", part)
 
 

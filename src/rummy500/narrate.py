@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from .cards import JOKER, face_of, face_pretty, iter_bits
 from .deal import IDLE_TURNS_PER_PLAYER, Deal, DealResult
+from .errors import BadInputError
 from .game import DEAD_DEALS, DEAD_DEALS_STOP, DEAL_LIMIT_STOP, Game
 from .melds import Meld
 from .moves import DISCARD, DRAW, END, LAYOFF, MELD, PASS, RUMMY_LAYOFF, RUMMY_MELD, TAKE, Move
@@ -80,7 +81,7 @@ def seat_names(players: int, names: Sequence[str] | None = None) -> list[str]:
     counted from 1 as set-up counts them: ``Seat 1``, ``Seat 2``…"""
     if names is not None:
         if len(names) != players:
-            raise ValueError(f"{len(names)} names for {players} seats")
+            raise BadInputError(f"{len(names)} names for {players} seats")
         return list(names)
     return [f"Seat {seat + 1}" for seat in range(players)]
 

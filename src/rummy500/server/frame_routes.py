@@ -32,7 +32,7 @@ class Routes:
 
     def on(self, kind: str, handler: Handler) -> None:
         if kind in self._handlers:
-            raise ValueError(f"frames of kind {kind!r} already go to a part")
+            raise RuntimeError(f"frames of kind {kind!r} already go to a part")
         self._handlers[kind] = handler
 
     async def deliver(self, client: Client, frame: dict[str, Any]) -> None:

@@ -182,7 +182,7 @@ def lesson_steps() -> list[dict[str, Any]]:
             move = _move_text(game, template)
             reason = game.why_illegal(move) if game.turn == seat else "not this seat's turn"
             if reason is not None:
-                raise ValueError(f"the first game's move {move!r} of seat {seat}: {reason}")
+                raise RuntimeError(f"the first game's move {move!r} of seat {seat}: {reason}")
             words.play(seat, move)
             made.append({"seat": seat, "move": move})
         said = [entry.text for entry in words.history(LEARNER)[told:]]
@@ -197,7 +197,7 @@ def lesson_steps() -> list[dict[str, Any]]:
                    if made["seat"] == LEARNER]
         legal = step["state"]["legal"] or []
         if any(move not in legal for move in offered):
-            raise ValueError(f"the first game offers {offered} where the engine allows {legal}")
+            raise RuntimeError(f"the first game offers {offered} where the engine allows {legal}")
         step["state"]["legal"] = offered or None
     return steps
 

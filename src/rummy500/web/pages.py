@@ -51,8 +51,8 @@ async def table_page(request: Request) -> Response:
         return page_response("table.html")
     # The page's first request, for the table's summary, goes out beside the page's script
     # instead of after it (the script's fetch takes the preloaded answer).
-    return page_response("table.html",
-                         f'<link rel="preload" href="/api/tables/{table}" as="fetch" crossorigin>\n')
+    preload = f'<link rel="preload" href="/api/tables/{table}" as="fetch" crossorigin>\n'
+    return page_response("table.html", preload)
 
 
 async def replay_page(request: Request) -> Response:
