@@ -30,6 +30,7 @@ from .live import PERSON, LiveTable
 from .logs import RequestContext, about_table
 from .ops import Health, ops_routes
 from .rate import RateWindow
+from .reviewing import review_routes
 from .settings import ServerSettings
 from .store import Store
 from .table_socket import serve_socket
@@ -65,6 +66,7 @@ def create_app(store: Store, *, settings: ServerSettings | None = None,
     hub = hub if hub is not None else Hub(store, settings=settings)
     health = Health(store)
     hints = RateWindow(settings.hints_per_minute, 60.0)
+    reviewing, reviews = review_routes(hub, settings)
     # The limits per address are checked and the table made as one step: else requests
     # sent all at once would each pass the check before any of their tables exists.
     creating = asyncio.Lock()
@@ -211,6 +213,7 @@ def create_app(store: Store, *, settings: ServerSettings | None = None,
         try:
             yield
         finally:
+            reviews.close()
             await hub.stop()
             for close in on_close:
                 close()
@@ -226,6 +229,7 @@ def create_app(store: Store, *, settings: ServerSettings | None = None,
         Route("/api/tables/{table}/seats/{seat}", take_seat, methods=["POST"]),
         Route("/api/tables/{table}/again", again, methods=["POST"]),
         Route("/api/tables/{table}/hint", hint, methods=["POST"]),
+        *reviewing,
         WebSocketRoute("/ws/{table}", socket),
         *ops_routes(store, health),
         *(extra_routes or []),

@@ -91,6 +91,10 @@ class ServerSettings:
     again_hold_s: float = _setting(600.0, "seconds each seat of a Play again table is kept "
                                           "for the person who held it", metavar="SECONDS")
     hints_per_minute: int = _setting(30, "hints one address may ask for in a minute")
+    reviews_per_hour: int = _setting(6, "game reviews one address may ask for in an hour "
+                                        "(it runs one at a time)")
+    review_worlds: int = _setting(32, "sampled deals a game review judges each decision over "
+                                      "(fewer: quicker, rougher)", metavar="DEALS")
     chat_lines_per_seat: int = _setting(
         6, "chat lines (reactions too) one seat may say in 10 seconds, from all its "
            "connections together")
@@ -262,8 +266,8 @@ def check(settings: ServerSettings) -> None:
         "tables_per_hour", "open_tables_per_address", "bot_workers", "max_connections",
         "connections_per_address", "header_timeout_s", "hello_timeout_s", "frames_per_second",
         "replay_max_bytes", "replay_max_deals", "replay_timeout_s", "replays_per_minute",
-        "hints_per_minute", "chat_lines_per_seat", "chat_lines_per_address", "retention_days",
-        "abandoned_days")
+        "hints_per_minute", "reviews_per_hour", "review_worlds", "chat_lines_per_seat",
+        "chat_lines_per_address", "retention_days", "abandoned_days")
     for name in positive:
         value = getattr(settings, name)
         if not value > 0:

@@ -25,7 +25,9 @@ import hashlib
 import logging
 import time
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 from ..view import PlayerView
 from . import metrics
@@ -81,11 +83,12 @@ def seed_number(text: str) -> int:
 
 @dataclass(eq=False)
 class _Job:
-    question: Question
+    work: Callable[..., Any]
+    args: tuple[Any, ...]
     party: str
     table: str
     urgent: bool
-    future: asyncio.Future[Answer] = field(
+    future: asyncio.Future[Any] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future())
 
 
@@ -165,6 +168,12 @@ class Thinking:
         within it, of the table ``key``; ``urgent`` (a hint) goes first within its party.
         Cancelling the caller withdraws a question not yet taken up. Raises
         :class:`ThinkingBusy` when the party has too many decisions waiting already."""
+        return cast(Answer, await self.run(key, decide, question, party=party, urgent=urgent))
+
+    async def run(self, key: str, work: Callable[..., Any], *args: Any,
+                  party: str | None = None, urgent: bool = False) -> Any:
+        """``work(*args)`` in a worker, queued as :meth:`ask` queues a decision (a game
+        review's decisions go this way: one call a decision)."""
         if self._closed:
             raise asyncio.CancelledError
         party = party if party is not None else f"table {key}"
@@ -175,7 +184,7 @@ class Thinking:
         if entry is None:  # a party that had nothing waiting is next in turn
             entry = self._parties[party] = _Party()
             self._parties.move_to_end(party, last=False)
-        job = _Job(question, party, key, urgent)
+        job = _Job(work, args, party, key, urgent)
         if urgent:
             entry.urgent.append(job)
         else:
@@ -231,7 +240,7 @@ class Thinking:
     async def _run(self, job: _Job) -> None:
         started = time.monotonic()
         try:
-            answer = await self._pool.run(decide, job.question, timeout=DECISION_DEADLINE_S,
+            answer = await self._pool.run(job.work, *job.args, timeout=DECISION_DEADLINE_S,
                                           wait=DECISION_DEADLINE_S)
         except PoolError as error:
             log.error("a computer player's worker failed: %s", error)
