@@ -3,7 +3,9 @@ made in the computer players' workers, kept with the table once done.
 
 ``POST /api/tables/{table}/review`` starts the review of a finished table (or gives the
 one kept); ``GET`` gives how far it has gone (``{"state": "running", "done", "total"}``)
-or the review itself (``{"state": "done", ...}``), so a page polls it for its progress.
+or the review itself (``{"state": "done", ...}``), or ``{"state": "none"}`` before any
+review was asked for (or after one failed: ``{"state": "failed", "message"}``), so a page
+polls it for its progress.
 
 Each decision is judged in a worker of :class:`~.thinking.Thinking`, one call a decision,
 in the turn of the address that asked (as its hints are), behind nothing on the event
@@ -223,10 +225,7 @@ def review_routes(hub: Hub, settings: ServerSettings) -> tuple[list[Route], Revi
     async def look(request: Request) -> Response:
         table_id = table_id_of(request)
         body = state.status(table_id) or await state.kept(table_id)
-        if body is None:
-            raise ApiError(404, "no_review", "this table has not been reviewed: "
-                           "ask for its review (POST) once the game is over")
-        return JSONResponse(body)
+        return JSONResponse(body if body is not None else {"state": "none"})
 
     return [Route("/api/tables/{table}/review", ask, methods=["POST"]),
             Route("/api/tables/{table}/review", look, methods=["GET"])], state

@@ -5,6 +5,7 @@ import { getJSON, postJSON } from './api.js';
 import { renderHand, renderMelds, renderPile, seatBadge, seatMarks } from './board.js';
 import { cardBack } from './cards.js';
 import { $, field, h, plural, replace } from './dom.js';
+import { markMove, offerReview, reviewAt } from './review.js';
 import { signed } from './words.js';
 
 /**
@@ -57,6 +58,7 @@ async function start() {
       ]);
       const names = summary.seats.map((/** @type {import('./protocol.js').SeatEntry} */ s, /** @type {number} */ i) => s.name || (s.kind === 'bot' ? `Computer ${i + 1}` : `Seat ${i + 1}`));
       await load({ record, names });
+      offerReview(table, { names, goTo, redraw: () => { drawStepList(); goTo(view.deal, view.step); } });
     } catch (error) {
       fail(error.status === 409 ? 'This game is not over yet: its replay opens when it ends.' : error.message);
     }
@@ -184,6 +186,7 @@ function goTo(deal, index) {
   const current = $('#steps li.current');
   if (current) current.scrollIntoView({ block: 'nearest' });
   drawPosition(list[index], index === list.length - 1);
+  reviewAt(deal, index);
 }
 
 function drawStepList() {
@@ -192,7 +195,9 @@ function drawStepList() {
   steps().forEach((s, i) => {
     const b = h('button', { type: 'button' }, s.text);
     b.addEventListener('click', () => goTo(view.deal, i));
-    box.append(h('li', { dataset: { step: String(i) } }, b));
+    const item = h('li', { dataset: { step: String(i) } }, b);
+    if (i > 0) markMove(item, view.deal, i - 1);
+    box.append(item);
   });
 }
 

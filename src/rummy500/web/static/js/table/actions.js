@@ -85,6 +85,7 @@ function fillActions(s, box) {
   if (s.over) {
     box.append(h('p', { class: 'muted' }, 'The game is over.'),
       h('a', { href: replayPath(), class: 'button-link' }, 'Replay the game'),
+      h('a', { href: `${replayPath()}#review`, class: 'button-link' }, 'Review the game'),
       h('a', { href: '/', class: 'button-link' }, 'Back to the lobby'));
     return;
   }

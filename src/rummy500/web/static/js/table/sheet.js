@@ -122,7 +122,8 @@ function showSheet(index) {
   parts.push(h('div', { class: 'sheet-foot' },
     s.over ? h('div', { id: 'sheet-again' }, againParts()) : null,
     h('p', { class: 'dialog-buttons' }, close,
-      s.over ? h('a', { href: replayPath(), class: 'button-link' }, 'Replay the game') : null)));
+      s.over ? h('a', { href: replayPath(), class: 'button-link' }, 'Replay the game') : null,
+      s.over ? h('a', { href: `${replayPath()}#review`, class: 'button-link' }, 'Review the game') : null)));
   replace(dialog, parts);
   if (!dialog.open) dialog.showModal();
   // The sheet is read from its heading: the focus goes to its button without scrolling there.
