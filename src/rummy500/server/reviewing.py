@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Column, Float, MetaData, String, Table, Text, insert, select
+from sqlalchemy.exc import IntegrityError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -189,10 +190,13 @@ class Reviews:
         try:
             decisions = list(await asyncio.gather(*(one(d, m) for d, m in places)))
             body = review_body(record, names, decisions)
-            async with self.hub.store.engine.begin() as conn:
-                await conn.execute(insert(reviews).values(
-                    table_id=table_id, body=json.dumps(body, separators=(",", ":")),
-                    made=time.time()))
+            try:
+                async with self.hub.store.engine.begin() as conn:
+                    await conn.execute(insert(reviews).values(
+                        table_id=table_id, body=json.dumps(body, separators=(",", ":")),
+                        made=time.time()))
+            except IntegrityError:  # another server process kept its review first: the same
+                pass
             del self.running[table_id]
         except asyncio.CancelledError:
             self.running.pop(table_id, None)
