@@ -17,7 +17,7 @@ import pytest
 from rummy500.net.client import Api, TableConnection
 from rummy500.record import replay
 from rummy500.runners.review.game import decision_places
-from serverkit import Servers, play_out
+from serverkit import Servers, metrics_url, play_out
 
 pytestmark = pytest.mark.asyncio
 
@@ -137,5 +137,8 @@ async def test_reviews_are_bounded_per_address(servers: Servers, sqlite_url: str
     status, answer = await call(base, f"/api/tables/{tables[2]}/review", "POST")
     assert (status, answer["error"]) == (429, "too_many_reviews"), answer
     assert "2 reviews an hour" in answer["message"]
+    with urllib.request.urlopen(metrics_url(server), timeout=20) as got:
+        counted = got.read().decode()
+    assert 'rummy500_limits_hit_total{limit="reviews_per_hour"} 1.0' in counted
     status, kept = await call(base, f"/api/tables/{tables[0]}/review", "POST")
     assert status == 200 and kept["state"] == "done"

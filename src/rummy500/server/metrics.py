@@ -64,7 +64,7 @@ LIMITS = (
     "hello_timeout", "frames", "frame_size", "body_size", "slow_reader", "host",
     "bad_content_type", "cross_origin", "tables_per_hour", "open_tables", "hints",
     "replays_per_minute", "replay_max_bytes", "replay_max_deals", "replay_timeout", "thinking",
-    "chat_lines_per_seat", "chat_lines_per_address",
+    "chat_lines_per_seat", "chat_lines_per_address", "reviews_per_hour",
 )
 """The limits and guards a request or connection can run into (most are named as the
 setting that sets them); a new limit's name goes here, or it is counted as ``other``."""

@@ -150,7 +150,7 @@ class Reviews:
             raise ApiError(503, "busy", "a review asked for from your address is under way: "
                            "ask for this one when it is done")
         if not self.window.allow(address):
-            metrics.limit_hit("thinking")
+            metrics.limit_hit("reviews_per_hour")
             raise ApiError(429, "too_many_reviews", f"at most {self.settings.reviews_per_hour} "
                            "reviews an hour from one address")
         from ..record import replay
