@@ -279,7 +279,8 @@ async def test_a_finished_deal_shows_its_score_sheet_over_the_table(
         await play_turns_until(pilot, screen,
                                lambda: screen.state is not None and bool(screen.state.deals),
                                "the deal's end")
-        await until(pilot, lambda: isinstance(app.screen, SheetScreen), "the score sheet")
+        await until(pilot, lambda: isinstance(app.screen, SheetScreen)
+                    and bool(app.screen.query(".keys")), "the score sheet, drawn")
         sheet_screen = app.screen
         assert isinstance(sheet_screen, SheetScreen) and sheet_screen.online
         sheet = sheet_screen.sheet

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual.widget import Widget
 
 from ..session.seat_state import DealSheet, SeatState
 from .screens import SheetScreen
@@ -41,7 +42,10 @@ class OnlineSheet(SheetScreen):
         self.waits = Words("", classes="note waits")
 
     def on_mount(self) -> None:
-        self.query_one("Vertical").mount(self.waits, before=self.query_one(".keys"))
+        keys = self.query(".keys")
+        box = keys.first().parent if keys else None
+        if isinstance(box, Widget):  # (none: the sheet is being taken away)
+            box.mount(self.waits, before=keys.first())
 
     def show_waits(self, text: str) -> None:
         self.waits.update(text)
