@@ -61,18 +61,31 @@ _worker_game: tuple[str, Any] | None = None
 record with each of its decisions)."""
 
 
-def review_one(record_text: str, deal_index: int, move_index: int,
-               worlds: int) -> dict[str, Any]:
-    """In a worker: one decision of the record reviewed (:func:`.review_decision`), as
-    ``rummy500 review --json`` writes it."""
+def _game(record_text: str) -> Any:
     from ..record import replay
-    from ..runners.review.game import Settings, review_decision
 
     global _worker_game
     if _worker_game is None or _worker_game[0] != record_text:
         _worker_game = (record_text, replay(json.loads(record_text)))
+    return _worker_game[1]
+
+
+def review_places(record_text: str) -> list[tuple[int, int]]:
+    """In a worker: where the record's decisions are, every seat's (deal, move index)."""
+    from ..runners.review.game import decision_places
+
+    game = _game(record_text)
+    return decision_places(game, range(game.players))
+
+
+def review_one(record_text: str, deal_index: int, move_index: int,
+               worlds: int) -> dict[str, Any]:
+    """In a worker: one decision of the record reviewed (:func:`.review_decision`), as
+    ``rummy500 review --json`` writes it."""
+    from ..runners.review.game import Settings, review_decision
+
     settings = Settings(seed=REVIEW_SEED, worlds=worlds)
-    return review_decision(_worker_game[1], deal_index, move_index, settings).as_json()
+    return review_decision(_game(record_text), deal_index, move_index, settings).as_json()
 
 
 # -- on the server ------------------------------------------------------------------------------
@@ -153,14 +166,10 @@ class Reviews:
             metrics.limit_hit("reviews_per_hour")
             raise ApiError(429, "too_many_reviews", f"at most {self.settings.reviews_per_hour} "
                            "reviews an hour from one address")
-        from ..record import replay
-        from ..runners.review.game import decision_places
-
         record = table.record()
         names = [info.name for info in table.seat_infos()]
-        places = decision_places(replay(record), range(table.spec.players))
-        job = self.running[table_id] = _Running(address, len(places))
-        job.task = asyncio.ensure_future(self._review(table_id, record, names, places, job))
+        job = self.running[table_id] = _Running(address, 0)
+        job.task = asyncio.ensure_future(self._review(table_id, record, names, job))
         return 202, job.status()
 
     def status(self, table_id: str) -> dict[str, Any] | None:
@@ -168,26 +177,31 @@ class Reviews:
         return None if job is None else job.status()
 
     async def _review(self, table_id: str, record: dict[str, Any], names: list[str],
-                      places: list[tuple[int, int]], job: _Running) -> None:
+                      job: _Running) -> None:
         record_text = json.dumps(record, separators=(",", ":"))
         party = address_party(job.address)
         thinking = self.hub.thinking
         slots = asyncio.Semaphore(max(1, thinking.per_party))
 
-        async def one(deal_index: int, move_index: int) -> dict[str, Any]:
+        async def in_worker(work: Any, *args: Any) -> Any:
+            """``work(*args)`` in a thinking worker, in the asking address's turn."""
             async with slots:
                 while True:
                     try:
-                        answer: dict[str, Any] = await thinking.run(
-                            f"review {table_id}", review_one, record_text, deal_index,
-                            move_index, self.settings.review_worlds, party=party)
+                        return await thinking.run(f"review {table_id}", work, *args,
+                                                  party=party)
                     except ThinkingBusy:
                         await asyncio.sleep(BUSY_RETRY_S)
-                        continue
-                    job.done += 1
-                    return answer
 
-        try:
+        async def one(deal_index: int, move_index: int) -> dict[str, Any]:
+            answer: dict[str, Any] = await in_worker(review_one, record_text, deal_index,
+                                                     move_index, self.settings.review_worlds)
+            job.done += 1
+            return answer
+
+        try:  # even finding the decisions replays the game: not on the event loop
+            places: list[tuple[int, int]] = await in_worker(review_places, record_text)
+            job.total = len(places)
             decisions = list(await asyncio.gather(*(one(d, m) for d, m in places)))
             body = review_body(record, names, decisions)
             try:

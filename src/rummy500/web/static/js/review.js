@@ -85,7 +85,7 @@ async function follow(answer) {
   while (now.state === 'running') {
     bar.max = Math.max(1, now.total || 0);
     bar.value = now.done || 0;
-    status(`Reviewing: ${now.done} of ${plural(now.total || 0, 'decision')} judged…`);
+    status(now.total ? `Reviewing: ${now.done} of ${plural(now.total, 'decision')} judged…` : 'Reviewing: finding the decisions…');
     await new Promise((done) => setTimeout(done, POLL_MS));
     try {
       now = await getJSON(reviewPath());
