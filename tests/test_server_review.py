@@ -101,6 +101,7 @@ async def test_a_finished_table_is_reviewed_kept_and_served_again(
     print(f"{len(places)} decisions; done at each poll: {seen}")
     assert seen and seen == sorted(seen) and any(0 < done < len(places) for done in seen), seen
     assert review["players"] == 2 and review["names"][0] == "Ann" and review["worlds"] == 8
+    assert all(0 < d["worlds"] <= 8 for d in review["decisions"])
     decisions = review["decisions"]
     assert [(d["deal"] - 1, d["index"]) for d in decisions] == places
     for decision in decisions:

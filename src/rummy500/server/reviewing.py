@@ -105,10 +105,11 @@ class _Running:
         return {"state": "running", "done": self.done, "total": self.total}
 
 
-def review_body(record: Mapping[str, Any], names: list[str],
+def review_body(record: Mapping[str, Any], names: list[str], worlds: int,
                 decisions: list[dict[str, Any]]) -> dict[str, Any]:
     """The review as kept and served: every decision, each seat's summary, the labels'
-    thresholds (what the page says of them)."""
+    thresholds (what the page says of them); ``worlds``: the sampled deals a decision is
+    judged over at most (each decision says how many it took)."""
     from ..runners.review.game import DecisionReview, seat_summaries
     from ..runners.review.labels import BLUNDER, INACCURACY, MISTAKE
 
@@ -117,9 +118,8 @@ def review_body(record: Mapping[str, Any], names: list[str],
         [DecisionReview(**{key: value for key, value in decision.items()
                            if key != "all_cards"}) for decision in decisions], players)
     return {
-        "state": "done", "players": players, "names": names, "worlds": decisions[0]["worlds"]
-        if decisions else 0, "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE,
-                                            "blunder": BLUNDER},
+        "state": "done", "players": players, "names": names, "worlds": worlds,
+        "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
         "decisions": decisions,
         "seats": [{"seat": s.seat, "decisions": s.decisions,
                    "accuracy": None if s.accuracy is None else round(s.accuracy, 1),
@@ -203,7 +203,7 @@ class Reviews:
             places: list[tuple[int, int]] = await in_worker(review_places, record_text)
             job.total = len(places)
             decisions = list(await asyncio.gather(*(one(d, m) for d, m in places)))
-            body = review_body(record, names, decisions)
+            body = review_body(record, names, self.settings.review_worlds, decisions)
             try:
                 async with self.hub.store.engine.begin() as conn:
                     await conn.execute(insert(reviews).values(

@@ -112,7 +112,7 @@ function show(review) {
   const names = state.hooks ? state.hooks.names : review.names;
   const t = review.thresholds;
   replace($('#review-about'),
-    `Each decision judged by the search over ${review.worlds} deals dealt again from what its player could see (never the hidden cards). `,
+    `Each decision judged by the search over up to ${review.worlds} deals dealt again from what its player could see (never the hidden cards). `,
     `A move that lost at least ${t.inaccuracy} expected deal points is an inaccuracy (?!), ${t.mistake} a mistake (?), ${t.blunder} a blunder (??). `,
     'Marked moves in the list take you to the position before them.');
   replace($('#review-seats'), h('table', { class: 'review-seats' },
