@@ -217,7 +217,7 @@ function drawPosition(s, last) {
   s.hands.forEach((cards, seat) => {
     const box = h('div', { class: `seat-hand${s.turn === seat && s.phase !== 'over' ? ' turn' : ''}` },
       h('div', { class: 'player-head' }, seatBadge(seat, view.marks, data.names), h('span', {}, data.names[seat]),
-        h('span', { class: 'muted' }, ` ${plural(cards.length, 'card')}, table ${s.credit[seat]}`),
+        h('span', { class: 'muted' }, ` ${plural(cards.length, 'card')}, ${s.credit[seat]} on the table`),
         s.turn === seat && s.phase !== 'over' ? h('span', { class: 'turn-mark' }, '▶ to play') : null),
       h('div', { class: 'seat-cards' }));
     renderHand($('.seat-cards', box), cards, { size: 'pile', label: `${data.names[seat]}'s hand` });
