@@ -10,9 +10,10 @@ table costs nothing (no lock, no entry) however often it is asked for.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from ..session.refusal import NOT_SEATED, STALE, Refusal, check_move
@@ -138,6 +139,16 @@ class Master:
         if table is not None:
             self.touched[table_id] = time.monotonic()
         return table
+
+    @contextlib.asynccontextmanager
+    async def holding(self, table_id: str) -> AsyncIterator[LiveTable | None]:
+        """The table under its lock, as it stands then (None: it no longer exists). The
+        first look takes no lock, so a table that does not exist takes none."""
+        if await self.table(table_id) is None:
+            yield None
+            return
+        async with self.lock(table_id):
+            yield self.live.get(table_id) or await self._load(table_id)
 
     # -- new tables and seats ---------------------------------------------------------------
 
@@ -273,11 +284,7 @@ class Master:
         """Check, store and broadcast ``seat``'s move; its change's seq or a refusal."""
         if self.closing:
             return Refusal(UNAVAILABLE, "the server is shutting down: try again shortly")
-        table = await self.table(table_id)
-        if table is None:
-            return Refusal("unknown_table", "this table no longer exists")
-        async with self.lock(table_id):
-            table = self.live.get(table_id) or await self._load(table_id)
+        async with self.holding(table_id) as table:
             if table is None:
                 return Refusal("unknown_table", "this table no longer exists")
             if seq != table.seq:
@@ -318,11 +325,7 @@ class Master:
     async def leave(self, table_id: str, seat: int) -> Refusal | int:
         """The person of ``seat`` leaves the table for good (:mod:`.leaving`): the seq of
         the change that says so, or a refusal."""
-        table = await self.table(table_id)
-        if table is None:
-            return Refusal("unknown_table", "this table no longer exists")
-        async with self.lock(table_id):
-            table = self.live.get(table_id) or await self._load(table_id)
+        async with self.holding(table_id) as table:
             if table is None:
                 return Refusal("unknown_table", "this table no longer exists")
             refused = why_not_leave(table, seat)
