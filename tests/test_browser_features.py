@@ -16,6 +16,7 @@ from typing import Any
 
 from browserkit import (
     DESKTOP,
+    MOTION,
     PHONE,
     WATCH_CARD_MOTION,
     Seat,
@@ -63,7 +64,7 @@ def play_until(seat: Seat, done: Any, limit: float = 60) -> None:
 
 def test_cards_move_the_drawn_card_is_marked_and_each_seat_shows_its_last_move(
         web_server: Server, browser: Any) -> None:
-    context, page, seat = start_table(browser, web_server)
+    context, page, seat = start_table(browser, web_server, **MOTION)
     wait_my_turn(seat)
     page.evaluate(WATCH_CARD_MOTION)
     hand_before = seat.hand()

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from browserkit import (
+    MOTION,
     PHONE,
     WATCH_CARD_MOTION,
     Seat,
@@ -22,8 +23,8 @@ from browserkit import (
 
 def test_two_people_play_a_whole_persian_game_on_a_desktop_and_a_phone(
         web_server: Server, browser: Any) -> None:
-    ann_context, ann_page = new_page(browser)
-    cleo_context, cleo_page = new_page(browser, PHONE, is_mobile=True, has_touch=True)
+    ann_context, ann_page = new_page(browser, **MOTION)
+    cleo_context, cleo_page = new_page(browser, PHONE, is_mobile=True, has_touch=True, **MOTION)
     link = create_in_lobby(ann_page, web_server, name="Ann", preset="persian",
                            seats=["person", "expert", "person", "simple"], seed=4)
     join_by_link(cleo_page, link, "Cleo")

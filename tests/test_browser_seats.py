@@ -13,6 +13,7 @@ import pytest
 
 from browserkit import (
     DESKTOP,
+    MOTION,
     PHONE,
     Seat,
     Server,
@@ -65,9 +66,10 @@ def play_turns(seat: Seat, turns: int, seconds: float = 120) -> None:
 
 
 def table(browser: Any, server: Server, size: dict[str, int], players: int,
-          **create: Any) -> tuple[Any, Any, Seat]:
+          motion: bool = False, **create: Any) -> tuple[Any, Any, Seat]:
     touch = size == PHONE
-    context, page = new_page(browser, size, is_mobile=touch, has_touch=touch)
+    context, page = new_page(browser, size, is_mobile=touch, has_touch=touch,
+                             **(MOTION if motion else {}))
     seat = Seat(page, tap=touch)
     create_in_lobby(page, server, name="Ann", seats=["person"] + ["expert"] * (players - 1),
                     **create)
@@ -222,7 +224,7 @@ WATCH_MELD_FLIGHTS = """() => {
 
 def test_cards_fly_to_the_melds_from_the_seat_that_laid_them(web_server: Server,
                                                             browser: Any) -> None:
-    context, page, seat = table(browser, web_server, DESKTOP, 4, seed=3)
+    context, page, seat = table(browser, web_server, DESKTOP, 4, motion=True, seed=3)
     page.evaluate(WATCH_MELD_FLIGHTS)
     from_panel: list[dict[str, Any]] = []
     deadline = time.monotonic() + 180
