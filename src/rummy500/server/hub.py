@@ -26,6 +26,7 @@ from .driver import Driver
 from .frame_routes import Routes, refuse, unless_away
 from .ids import valid_token
 from .inbox import Inbox
+from .leaving import leave
 from .live import LiveTable
 from .master import Master
 from .messages import Alive, AskPresence, Message, Present, Ready, Said
@@ -250,7 +251,7 @@ class Hub:
         if isinstance(seated, Refusal):
             return seated
         table, seat = seated
-        return await self.master.leave(table.id, seat)
+        return await leave(self.master, table.id, seat)
 
     # -- other processes --------------------------------------------------------------------
 

@@ -12,8 +12,13 @@ its retention ends. Undo never goes back past a leave.
 
 from __future__ import annotations
 
-from ..session.refusal import NOT_SEATED, Refusal
-from .live import OVER, PERSON, WAITING, LiveTable
+from typing import TYPE_CHECKING
+
+from ..session.refusal import NOT_SEATED, STALE, Refusal
+from .live import OVER, PERSON, STANDIN_BOT, WAITING, LiveTable
+
+if TYPE_CHECKING:
+    from .master import Master
 
 NOT_PLAYING = "not_playing"
 
@@ -39,4 +44,28 @@ def left_refusal(table: LiveTable | None, seat: int) -> Refusal | None:
     return None
 
 
-__all__ = ["NOT_PLAYING", "left_refusal", "why_not_leave"]
+async def leave(master: Master, table_id: str, seat: int) -> Refusal | int:
+    """The person of ``seat`` leaves the table for good, under the table's lock at
+    ``master``: the seq of the change that says so, or a refusal."""
+    async with master.holding(table_id) as table:
+        if table is None:
+            return Refusal("unknown_table", "this table no longer exists")
+        refused = why_not_leave(table, seat)
+        if refused is not None:
+            return refused
+        entry, change = table.seats[seat], table.leave_change(seat)
+        assert entry.token_hash is not None
+        if not await master.store.leave(table_id, seat, entry.token_hash, change, STANDIN_BOT):
+            return Refusal(STALE, "the table moved on: read the latest state and try again")
+        table.seats = await master.store.seats_of(table_id)
+        table.standins.discard(seat)
+        table.connected.pop(seat, None)
+        table.apply(change)
+        master.last_local.add(table_id)
+        master.send_seats(table)
+        master.send_update(table, change.seq)
+        master.changed(table)
+        return change.seq
+
+
+__all__ = ["NOT_PLAYING", "leave", "left_refusal", "why_not_leave"]

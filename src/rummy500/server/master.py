@@ -24,8 +24,7 @@ from .frame_routes import UNAVAILABLE
 from .frames import Frames
 from .ids import new_table_id, new_token, token_hash
 from .inbox import Inbox
-from .leaving import why_not_leave
-from .live import OVER, PLAYING, STANDIN_BOT, WAITING, Change, LiveTable, Seat, Spec
+from .live import OVER, PLAYING, WAITING, Change, LiveTable, Seat, Spec
 from .messages import Changed, NextTable
 from .presence import Presence
 from .store import Store
@@ -173,11 +172,14 @@ class Master:
 
     @staticmethod
     def _start(table: LiveTable) -> list[Change]:
+        """The first deal, and the moves the table starts with, when no seat is open."""
         start = table.start_change()
         if start is None:
             return []
-        table.apply(start)
-        return [start]
+        made = [start, *table.spec.prefix_changes(start.seq)]
+        for change in made:
+            table.apply(change)
+        return made
 
     async def take_seat(self, table_id: str, seat: int, name: str | None,
                         holder: str | None = None) -> tuple[str, str | None]:
@@ -193,10 +195,11 @@ class Master:
             if table is not None:
                 table.seats = await self.store.seats_of(table_id)
                 self.send_seats(table)
-                if start is not None and start.seq == table.seq + 1:
+                if start and start[0].seq == table.seq + 1:
                     self.last_local.add(table_id)
-                    table.apply(start)
-                    self.send_update(table, start.seq)
+                    for change in start:
+                        table.apply(change)
+                    self.send_update(table, start[-1].seq)
                 await self.catch_up(table)
                 self.changed(table)
         return "ok", token
@@ -321,29 +324,6 @@ class Master:
                 self._send_rendered(table, frames)
             self.changed(table)
             return made[0].seq
-
-    async def leave(self, table_id: str, seat: int) -> Refusal | int:
-        """The person of ``seat`` leaves the table for good (:mod:`.leaving`): the seq of
-        the change that says so, or a refusal."""
-        async with self.holding(table_id) as table:
-            if table is None:
-                return Refusal("unknown_table", "this table no longer exists")
-            refused = why_not_leave(table, seat)
-            if refused is not None:
-                return refused
-            entry, change = table.seats[seat], table.leave_change(seat)
-            assert entry.token_hash is not None
-            if not await self.store.leave(table_id, seat, entry.token_hash, change, STANDIN_BOT):
-                return Refusal(STALE, "the table moved on: read the latest state and try again")
-            table.seats = await self.store.seats_of(table_id)
-            table.standins.discard(seat)
-            table.connected.pop(seat, None)
-            table.apply(change)
-            self.last_local.add(table_id)
-            self.send_seats(table)
-            self.send_update(table, change.seq)
-            self.changed(table)
-            return change.seq
 
     async def catch_up(self, table: LiveTable) -> None:
         """Changes stored by other processes, applied and broadcast in order (lock held)."""
