@@ -154,7 +154,7 @@ class Problems:
         return [p for p in self.seen if not any(e in p for e in expected)]
 
 
-MOTION = {"reduced_motion": "no-preference"}
+MOTION: dict[str, Any] = {"reduced_motion": "no-preference"}
 """``new_page`` options of a test that looks at the cards' motion: the others' pages ask for
 reduced motion, which spares Chromium the animations' frames (most of a page's CPU)."""
 
@@ -409,3 +409,85 @@ def serious(page: Any) -> list[str]:
     if width > shown:
         found.append(f"the page is {width}px wide on a {shown}px screen")
     return found
+
+
+# -- a table that starts at a chosen position ----------------------------------------------------
+
+
+class Table:
+    """A table made through the API (:func:`make_table`): its id and each person seat's
+    token, by seat."""
+
+    def __init__(self, server: Server, table: str, tokens: dict[int, str],
+                 names: dict[int, str]) -> None:
+        self.server, self.id, self.tokens, self.names = server, table, tokens, names
+        self.link = f"{server.url}/t/{table}"
+        """The invitation link (the table page)."""
+
+    def open(self, page: Any, seat: int, *, tap: bool = False) -> Seat:
+        """``seat``'s table page in ``page``, as the browser that took the seat sees it (its
+        token kept where the page keeps it), waiting until it shows the table."""
+        page.goto(self.server.url + "/api/rules")  # the origin, cheaply, to reach its storage
+        page.evaluate("""([table, seat, token, name]) => {
+            const held = JSON.parse(localStorage.getItem('rummy500.seats') || '{}');
+            held[table] = { seat, token, name, since: Date.now() };
+            localStorage.setItem('rummy500.seats', JSON.stringify(held));
+            localStorage.setItem('rummy500.name', name);
+        }""", [self.id, seat, self.tokens[seat], self.names.get(seat, "")])
+        page.goto(self.link)
+        page.wait_for_selector("#waiting:not([hidden]), #game:not([hidden])")
+        return Seat(page, tap=tap)
+
+
+def make_table(server: Server, *, seats: list[str], seed: int, preset: str = "classic",
+               options: dict[str, Any] | None = None, moves: list[str] | None = None,
+               names: list[str] | None = None, takeover_s: int = 0,
+               join: bool = True) -> Table:
+    """A table made through the API (no lobby): ``seats`` as :func:`create_in_lobby`'s,
+    rules ``preset`` with RULES.md ``options`` over it (``{"target_score": None}``),
+    ``moves`` played as its first deal starts (the server's ``moves``, docs/protocol.md);
+    each person seat named from ``names`` (Ann, Bob, Cleo… by default) and, with
+    ``join``, taken, so the game starts at once."""
+    names = names or ["Ann", "Bob", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hal"]
+    body: dict[str, Any] = {
+        "rules": {"preset": preset, **(options or {})}, "players": len(seats), "seed": seed,
+        "takeover_s": takeover_s,
+        "seats": [{"kind": "person", "name": names[index]} if kind == "person"
+                  else {"kind": "bot", "bot": kind} for index, kind in enumerate(seats)]}
+    if moves:
+        body["moves"] = moves
+    made = server.post("/api/tables", body)
+    tokens = {made["seat"]: made["token"]}
+    people = {index: names[index] for index, kind in enumerate(seats) if kind == "person"}
+    for index, name in people.items():
+        if join and index not in tokens:
+            taken = server.post(f"/api/tables/{made['table']}/seats/{index}", {"name": name})
+            tokens[index] = taken["token"]
+    return Table(server, made["table"], tokens, people)
+
+
+def opening(seed: int, players: int, wanted: Any, *, preset: str = "classic",
+            options: dict[str, Any] | None = None, bot: str = "simple",
+            limit: int = 1000) -> list[str]:
+    """The moves ``bot`` makes for every seat of a table seeded ``seed`` (as the server
+    deals it) until ``wanted(game)`` holds: for :func:`make_table`'s ``moves``."""
+    import random
+
+    from rummy500.bots import make_bot
+    from rummy500.game import Game
+    from rummy500.rules import make_rules
+
+    game = Game(make_rules(preset, **(options or {})), players, rng=random.Random(seed),
+                auto_deal=False)
+    game.start_deal()
+    bots = [make_bot(bot, seed + seat) for seat in range(players)]
+    moves: list[str] = []
+    while not wanted(game):
+        if len(moves) >= limit or game.finished:
+            raise AssertionError(f"no position as wanted after {len(moves)} moves")
+        move = str(bots[game.turn].decide(game.view(game.turn)).move)
+        game.play(move)
+        moves.append(move)
+        if game.deal.over and not game.finished:
+            game.start_deal()
+    return moves

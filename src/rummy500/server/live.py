@@ -83,13 +83,19 @@ class Spec:
     bank_s: float = 0.0
     """Each person's time bank for the game: seconds spent when a turn outlasts its
     clock, before the stand-in plays (0: none; only with a turn clock)."""
+    prefix: tuple[tuple[int, str] | None, ...] = ()
+    """The changes played as the first deal starts, after it (tests only: the ``moves``
+    of :mod:`.prefix`): each a seat and its move, or None for the next deal."""
 
     def to_data(self) -> dict[str, Any]:
-        data = {"rules": self.rules, "players": self.players, "seed": self.seed,
-                "takeover_s": self.takeover_s, "seeded": self.seeded, "budget": self.budget,
-                "deal_pause_s": self.deal_pause_s, "turn_s": self.turn_s}
+        data: dict[str, Any] = {
+            "rules": self.rules, "players": self.players, "seed": self.seed,
+            "takeover_s": self.takeover_s, "seeded": self.seeded, "budget": self.budget,
+            "deal_pause_s": self.deal_pause_s, "turn_s": self.turn_s}
         if self.bank_s:
             data["bank_s"] = self.bank_s
+        if self.prefix:
+            data["prefix"] = [None if step is None else list(step) for step in self.prefix]
         return data
 
     @classmethod
@@ -99,7 +105,14 @@ class Spec:
                    seeded=bool(data.get("seeded", False)), budget=float(data.get("budget", 1.0)),
                    deal_pause_s=float(data.get("deal_pause_s", 0)),
                    turn_s=float(data.get("turn_s", 0)),
-                   bank_s=float(data.get("bank_s", 0)))
+                   bank_s=float(data.get("bank_s", 0)),
+                   prefix=tuple(None if step is None else (int(step[0]), str(step[1]))
+                                for step in data.get("prefix", ())))
+
+    def prefix_changes(self, start: int) -> list[Change]:
+        """The :attr:`prefix` as the changes that follow the first deal's, change ``start``."""
+        return [Change(start + index) if step is None else Change(start + index, *step)
+                for index, step in enumerate(self.prefix, 1)]
 
 
 @dataclass(frozen=True, slots=True)

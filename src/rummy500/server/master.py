@@ -172,11 +172,14 @@ class Master:
 
     @staticmethod
     def _start(table: LiveTable) -> list[Change]:
+        """The first deal, and the moves the table starts with, when no seat is open."""
         start = table.start_change()
         if start is None:
             return []
-        table.apply(start)
-        return [start]
+        made = [start, *table.spec.prefix_changes(start.seq)]
+        for change in made:
+            table.apply(change)
+        return made
 
     async def take_seat(self, table_id: str, seat: int, name: str | None,
                         holder: str | None = None) -> tuple[str, str | None]:
@@ -192,10 +195,11 @@ class Master:
             if table is not None:
                 table.seats = await self.store.seats_of(table_id)
                 self.send_seats(table)
-                if start is not None and start.seq == table.seq + 1:
+                if start and start[0].seq == table.seq + 1:
                     self.last_local.add(table_id)
-                    table.apply(start)
-                    self.send_update(table, start.seq)
+                    for change in start:
+                        table.apply(change)
+                    self.send_update(table, start[-1].seq)
                 await self.catch_up(table)
                 self.changed(table)
         return "ok", token

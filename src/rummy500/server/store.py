@@ -183,26 +183,27 @@ class Store:
         return None if row is None else row.next_table
 
     async def take_seat(self, table_id: str, seat: int, name: str, token_hash: str, *,
-                        holder: str | None = None) -> tuple[str, Change | None]:
-        """Seat a person: ``("ok", first deal or None)``, ``("taken", None)``,
-        ``("reserved", None)`` (kept for someone else), ``("name_taken", None)`` (another
+                        holder: str | None = None) -> tuple[str, list[Change]]:
+        """Seat a person: ``("ok", the first deal's changes or [])``, ``("taken", [])``,
+        ``("reserved", [])`` (kept for someone else), ``("name_taken", [])`` (another
         person at the table has that name, or one like it: :func:`.cleaning.name_clash`)
-        or ``("unknown", None)``. The first deal is stored with the last seat taken.
+        or ``("unknown", [])``. The first deal is stored with the last seat taken (and the
+        moves the table starts with: :attr:`.live.Spec.prefix`).
         ``holder``: the token hash of the person the seat may be kept for."""
         now = time.time()
         async with self.engine.begin() as conn:
             row = (await conn.execute(
-                select(tables.c.seq, tables.c.status).where(tables.c.id == table_id)
-                .with_for_update())).first()
+                select(tables.c.seq, tables.c.status, tables.c.spec)
+                .where(tables.c.id == table_id).with_for_update())).first()
             if row is None:
-                return "unknown", None
+                return "unknown", []
             if name and holder is None:  # a kept seat keeps the name it had
                 others = await conn.execute(
                     select(seats.c.name).where(seats.c.table_id == table_id,
                                                seats.c.seat != seat, seats.c.kind != BOT))
                 if name_clash(name, [other.name for other in others]):
                     # The table's row is locked: two people cannot both take one name.
-                    return "name_taken", None
+                    return "name_taken", []
             free = or_(seats.c.kept_for.is_(None), seats.c.kept_until < now)
             if holder is not None:
                 free = or_(free, seats.c.kept_for == holder)
@@ -215,17 +216,18 @@ class Store:
                     select(seats.c.seat).where(seats.c.table_id == table_id,
                                                seats.c.seat == seat,
                                                seats.c.token_hash.is_(None)))).first()
-                return ("reserved" if kept is not None else "taken"), None
+                return ("reserved" if kept is not None else "taken"), []
             still_open = (await conn.execute(
                 select(seats.c.seat).where(seats.c.table_id == table_id, seats.c.kind != BOT,
                                            seats.c.token_hash.is_(None)))).first()
-            start = None
+            start: list[Change] = []
             if still_open is None and row.status == WAITING:
-                start = Change(row.seq + 1)
-                await self._insert_changes(conn, table_id, [start], now)
+                spec = Spec.from_data(json.loads(row.spec))
+                start = [Change(row.seq + 1), *spec.prefix_changes(row.seq + 1)]
+                await self._insert_changes(conn, table_id, start, now)
                 await conn.execute(update(tables).where(tables.c.id == table_id)
-                                   .values(seq=start.seq, status=PLAYING, updated=now))
-            await self._notify(conn, encode(Changed(table_id, start.seq if start else row.seq,
+                                   .values(seq=start[-1].seq, status=PLAYING, updated=now))
+            await self._notify(conn, encode(Changed(table_id, start[-1].seq if start else row.seq,
                                                     seats=True)))
         return "ok", start
 

@@ -1,12 +1,13 @@
 """A new table's set-up from the body of ``POST /api/tables``: rules, players, seats,
 ``takeover_s``, ``deal_pause_s``, ``turn_s``, ``bank_s`` and (where the operator allows
-it) the seed, each checked; and the limits per address on making tables, a new one or a
-Play again table alike."""
+it) the seed and the moves to start from (:mod:`.prefix`), each checked; and the limits
+per address on making tables, a new one or a Play again table alike."""
 
 from __future__ import annotations
 
 import secrets
 import time
+from dataclasses import replace
 from typing import Any
 
 from ..bots import BOT_NAMES
@@ -15,6 +16,7 @@ from . import metrics
 from .apierror import ApiError
 from .cleaning import BadName, clean_name, name_clash
 from .live import BOT, PERSON, SEED_LIMIT, Seat, Spec
+from .prefix import check_moves, played_prefix
 from .settings import ServerSettings
 from .store import Store
 
@@ -64,11 +66,14 @@ def table_spec(data: dict[str, Any], *, allow_seeds: bool = False) -> tuple[Spec
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
                              or not 0 <= seed < SEED_LIMIT):
         raise ApiError(400, "bad_seed", "seed must be a whole number from 0 to 2**63 - 1")
+    moves = check_moves(data.get("moves"), allow_seeds=allow_seeds, seeded=seed is not None)
     seats = _seats(data.get("seats"), players)
     spec = Spec(rules=rules.to_record(), players=players,
                 seed=secrets.randbelow(SEED_LIMIT) if seed is None else seed,
                 takeover_s=float(takeover), seeded=seed is not None, deal_pause_s=pause,
                 turn_s=turn_s, bank_s=bank_s)
+    if moves:
+        spec = replace(spec, prefix=played_prefix(spec, moves))
     return spec, seats
 
 
