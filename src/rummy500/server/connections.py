@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,9 +40,18 @@ class Client:
     outbox: asyncio.Queue[str | int] = field(
         default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
     """JSON text frames to send, or a close code that ends the connection."""
+    send_now: Callable[[str], bool] | None = None
+    """Writes a frame to the socket at once if it can (:data:`.transport.SEND_NOW`): used
+    while nothing waits in the outbox and the writer is not sending, so frames keep
+    their order."""
+    writing: bool = False
+    """The writer has taken a frame from the outbox and is sending it."""
 
     def send(self, frame: dict[str, Any] | str) -> None:
         text = frame if isinstance(frame, str) else encode(frame).decode()
+        if (self.send_now is not None and not self.writing and self.outbox.empty()
+                and self.send_now(text)):
+            return
         try:
             self.outbox.put_nowait(text)
         except asyncio.QueueFull:

@@ -26,6 +26,7 @@ from .guard import unreachable_database
 from .hub import Hub, UnknownToken
 from .ids import valid_id
 from .rate import RateWindow
+from .transport import SEND_NOW
 
 CLOSE_TRY_AGAIN = 1013
 
@@ -59,6 +60,7 @@ async def serve_socket(hub: Hub, websocket: WebSocket) -> None:
 
 
 async def _serve(hub: Hub, websocket: WebSocket, client: Client) -> None:
+    client.send_now = websocket.scope.get("extensions", {}).get(SEND_NOW)
     writer = asyncio.ensure_future(_write(websocket, client))
     try:
         await _read(hub, websocket, client)
@@ -81,10 +83,13 @@ async def _write(websocket: WebSocket, client: Client) -> None:
             with contextlib.suppress(Exception):  # already closed by the other side
                 await websocket.close(code=item)
             return
+        client.writing = True
         try:
             await websocket.send_text(item)
         except Exception:
             return
+        finally:
+            client.writing = False
 
 
 async def _read(hub: Hub, websocket: WebSocket, client: Client) -> None:

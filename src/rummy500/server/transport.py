@@ -17,7 +17,8 @@ whatever state its request or WebSocket handshake is in:
   never answers it nor closes it.
 
 Once a WebSocket is open, :mod:`.table_socket` bounds it (hello timeout, frame limits) and
-uvicorn pings it.
+uvicorn pings it. Its scope carries :data:`SEND_NOW`, a text frame written at once rather
+than through the ASGI ``send`` and its layers (the frames of every move go that way).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidMessage
+from websockets.protocol import State
 
 from . import metrics
 from .addresses import TrustedProxies, address_key
@@ -37,6 +39,12 @@ from .settings import ServerSettings
 BAD_UPGRADE = (b"HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
                b"Content-Length: 30\r\nConnection: close\r\n\r\nnot a valid WebSocket request\n")
 """The answer to an upgrade request websockets could not read, when it gives none."""
+
+SEND_NOW = "rummy500.send_now"
+"""The scope extension of an open WebSocket's ``send_now(text) -> bool``: the text frame
+written to the socket at once, or False when it cannot be now (the handshake not done,
+closing, or the peer reading too slowly: the transport paused writing), when the caller
+sends it through the ASGI ``send``, which waits."""
 
 
 class Held:
@@ -175,6 +183,17 @@ def guarded_protocols(settings: ServerSettings, connections: Connections,
             if self._held is not None:
                 self._held.uncount()
             super().handle_connect(event)
+            if self.handshake_initiated and not self.handshake_complete:  # accepted
+                extensions: Any = self.scope["extensions"]
+                extensions[SEND_NOW] = self.send_now
+
+        def send_now(self, text: str) -> bool:
+            if (not self.handshake_complete or self.close_sent or self.disconnected
+                    or not self.writable.is_set() or self.conn.state is not State.OPEN):
+                return False
+            self.conn.send_text(text.encode())
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            return True
 
         async def send(self, message: Any) -> None:
             await super().send(message)
@@ -194,4 +213,4 @@ def uvicorn_options(settings: ServerSettings, connections: Connections) -> dict[
     return {"http": http, "ws": ws, "timeout_keep_alive": 5}
 
 
-__all__ = ["Held", "guarded_protocols", "uvicorn_options"]
+__all__ = ["SEND_NOW", "Held", "guarded_protocols", "uvicorn_options"]
