@@ -38,7 +38,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 # The real ``rummy500 serve`` processes and databases of the server tests, and the browser
 # tests' Chromium.
-pytest_plugins = ["serverkit", "browserkit"]
+pytest_plugins = ["serverkit", "browserkit", "xdistgroups"]
 
 BROWSER_FIXTURES = frozenset({"browser"})
 SERVER_FIXTURES = frozenset({"servers", "server", "web_server", "lone", "serve"})
@@ -139,3 +139,4 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
     if os.environ.get("PYTEST_XDIST_WORKER"):
         items.sort(key=first_to_start)
+
