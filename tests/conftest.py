@@ -124,10 +124,11 @@ def needs(item: pytest.Item) -> set[str]:
 def first_to_start(item: pytest.Item) -> int:
     """Under pytest-xdist the longest tests start first, so that none is left alone at the
     end: a cluster's, then the browser's (each worker runs its browser tests in a row, on
-    one Chromium), then the rest in their order."""
-    if item.get_closest_marker("cluster"):
-        return 0
-    return 1 if item.get_closest_marker("browser") else 2
+    one Chromium), then the other slow ones, then the rest in their order."""
+    for order, marker in enumerate(("cluster", "browser", "slow")):
+        if item.get_closest_marker(marker):
+            return order
+    return 3
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
