@@ -467,10 +467,12 @@ def make_table(server: Server, *, seats: list[str], seed: int, preset: str = "cl
 
 
 def opening(seed: int, players: int, wanted: Any, *, preset: str = "classic",
-            options: dict[str, Any] | None = None, bot: str = "simple",
+            options: dict[str, Any] | None = None, bot: str = "simple", back: int = 0,
             limit: int = 1000) -> list[str]:
     """The moves ``bot`` makes for every seat of a table seeded ``seed`` (as the server
-    deals it) until ``wanted(game)`` holds: for :func:`make_table`'s ``moves``."""
+    deals it) until ``wanted(game)`` holds, less the last ``back`` of them: for
+    :func:`make_table`'s ``moves`` (``wanted``: :func:`deal_over` for a table some moves
+    before a deal's end)."""
     import random
 
     from rummy500.bots import make_bot
@@ -490,4 +492,9 @@ def opening(seed: int, players: int, wanted: Any, *, preset: str = "classic",
         moves.append(move)
         if game.deal.over and not game.finished:
             game.start_deal()
-    return moves
+    return moves[:len(moves) - back]
+
+
+def deal_over(deal: int) -> Any:
+    """An :func:`opening`'s ``wanted``: deal number ``deal`` is over."""
+    return lambda game: game.finished or len(game.deals) > deal

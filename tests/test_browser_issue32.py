@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -31,14 +30,17 @@ from browserkit import (
     PHONE,
     Seat,
     Server,
-    choose_move,
     create_in_lobby,
+    deal_over,
     join_by_link,
+    make_table,
     new_page,
+    opening,
     play_deal,
     serious,
-    sheet_open,
 )
+from rummy500.game import Game
+from rummy500.position import PLAY_PHASE
 
 SHOWN = """(selector) => {
     // Whether the element is on the screen and on top there: at its centre and near two of
@@ -83,32 +85,32 @@ FILL_MELDS = """(rows) => {
 
 
 def start(browser: Any, server: Server, size: dict[str, int] = DESKTOP, *,
-          seats: list[str] | None = None, **create: Any) -> tuple[Any, Any, Seat]:
-    """A table started from the lobby at ``size``; the page is at the table."""
+          seats: list[str] | None = None, seed: int, wanted: Callable[[Game], bool] | None = None,
+          back: int = 0, preset: str = "classic", options: dict[str, Any] | None = None,
+          color_scheme: str = "light") -> tuple[Any, Any, Seat]:
+    """Ann's page (seat 0) at ``size``, at a table made through the API that starts where
+    ``wanted`` first holds (less ``back`` moves: :func:`browserkit.opening`), or at its
+    first deal."""
+    seats = seats or ["person", "expert"]
+    moves = [] if wanted is None else opening(seed, len(seats), wanted, preset=preset,
+                                              options=options, back=back)
+    table = make_table(server, seats=seats, seed=seed, preset=preset, options=options,
+                       moves=moves)
     touch = size == PHONE
     context, page = new_page(browser, size, is_mobile=touch, has_touch=touch,
-                             color_scheme=create.pop("color_scheme", "light"))
-    seat = Seat(page, tap=touch)
-    create_in_lobby(page, server, name="Ann", seats=seats or ["person", "expert"], **create)
+                             color_scheme=color_scheme)
+    seat = table.open(page, 0, tap=touch)
     page.wait_for_selector("#game:not([hidden])")
     return context, page, seat
 
 
-def play_until(seat: Seat, wanted: Callable[[], bool], *, seconds: float = 240) -> None:
-    """Play this seat's turns (the plain choice) until ``wanted`` holds on its turn; a deal's
-    sheet is closed as it opens."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if sheet_open(seat.page):
-            seat.page.click("#sheet-close")
-            continue
-        if seat.my_turn():
-            if wanted():
-                return
-            seat.play(choose_move(seat, 0))
-        else:
-            time.sleep(0.05)
-    raise AssertionError("the table never came to the state the test wants")
+def my_play(game: Game) -> bool:
+    """Seat 0 (Ann) is to meld, lay off or discard."""
+    return game.turn == 0 and game.deal.phase == PLAY_PHASE
+
+
+def legal(game: Game) -> list[str]:
+    return [str(move) for move in game.legal_moves()]
 
 
 def shown(page: Any, selector: str) -> str:
@@ -136,8 +138,9 @@ def joker_choices(legal: list[str]) -> list[str]:
 
 def test_1_hint_refusal_and_joker_choice_show_above_the_hand_late_in_a_deal(
         web_server: Server, browser: Any) -> None:
-    context, page, seat = start(browser, web_server, preset="wild", seed=11)
-    play_until(seat, lambda: phase(page) == "play" and bool(joker_choices(seat.legal())))
+    context, page, seat = start(browser, web_server, preset="wild", seed=11, wanted=lambda g: (
+        my_play(g) and bool(g.deal.melds) and bool(joker_choices(legal(g)))))
+    assert phase(page) == "play" and joker_choices(seat.legal())
 
     # The melds of a late deal: three rows and more.
     assert page.evaluate(FILL_MELDS, 4) >= 3
@@ -174,8 +177,10 @@ def test_1_hint_refusal_and_joker_choice_show_above_the_hand_late_in_a_deal(
 def test_2_a_long_log_and_talk_can_be_reached_by_keyboard(web_server: Server,
                                                           browser: Any) -> None:
     for size in (DESKTOP, PHONE):
+        # A few moves before the end of the first deal: a long log.
         context, page, seat = start(browser, web_server, size,
-                                    seats=["person", "expert", "expert", "expert"], seed=5)
+                                    seats=["person", "expert", "expert", "expert"], seed=5,
+                                    wanted=deal_over(1), back=6)
         play_deal({0: seat})
         page.click("#sheet-close")
         for n in range(12):  # enough talk to scroll
@@ -234,14 +239,19 @@ def hovered_contrast(page: Any, selector: str) -> float:
 
 @pytest.fixture(scope="module")
 def two_deals(web_server: Server, browser: Any) -> Iterator[dict[str, Any]]:
-    """A game of two deals, four players, in the dark theme at 1280×800: for each sheet, where
-    it stood as it opened, its words and the score table's, and its buttons' contrast under
-    the pointer."""
-    context, page, seat = start(browser, web_server, seats=["person", "expert", "expert", "expert"],
-                                seed=7, options={"max_deals": 2, "target_score": ""},
-                                color_scheme="dark")
+    """The end of each deal of a two-deal game (a table a few moves before it), four players,
+    in the dark theme at 1280×800: for each sheet, where it stood as it opened, its words and
+    the score table's, and its buttons' contrast under the pointer."""
+    context = page = seat = None
     sheets: list[dict[str, Any]] = []
-    for _ in range(2):
+    problems: list[str] = []
+    for deal in (1, 2):  # a table a few moves before the end of each deal
+        if context is not None:
+            context.close()
+        context, page, seat = start(browser, web_server,
+                                    seats=["person", "expert", "expert", "expert"], seed=7,
+                                    options={"max_deals": 2, "target_score": None},
+                                    wanted=deal_over(deal), back=6, color_scheme="dark")
         play_deal({0: seat})
         page.wait_for_selector("#sheet[open] #sheet-close")
         page.wait_for_timeout(200)
@@ -255,9 +265,9 @@ def two_deals(web_server: Server, browser: Any) -> Iterator[dict[str, Any]]:
         sheet["contrast"] = {name: hovered_contrast(page, selector)
                              for selector, name in buttons.items()}
         sheets.append(sheet)
-        if len(sheets) < 2:
-            page.click("#sheet-close")
-    yield {"sheets": sheets, "problems": seat.problems.real()}
+        problems += seat.problems.real()
+    yield {"sheets": sheets, "problems": problems}
+    assert context is not None
     context.close()
 
 
@@ -311,13 +321,8 @@ def key_to_card(seat: Seat, card: str) -> None:
 
 def test_7_the_focus_stays_at_the_table_after_a_discard_or_a_lay_off_by_keyboard(
         web_server: Server, browser: Any) -> None:
-    context, page, seat = start(browser, web_server, seed=3)
-
-    def layoff_now() -> bool:
-        return phase(page) == "play" and any(
-            m.startswith("layoff ") and "*" not in m for m in seat.legal())
-
-    play_until(seat, layoff_now)
+    context, page, seat = start(browser, web_server, seed=3, wanted=lambda g: my_play(g) and any(
+        m.startswith("layoff ") and "*" not in m for m in legal(g)))
     layoff = next(m for m in seat.legal() if m.startswith("layoff ") and "*" not in m)
     card, meld = layoff.split()[1:]
     seq = seat.seq()
@@ -358,8 +363,9 @@ SEATS_IN_SIGHT = """() => {
 
 def test_8_eight_players_on_a_desktop_keep_the_seats_in_sight(web_server: Server,
                                                               browser: Any) -> None:
-    context, page, seat = start(browser, web_server, seats=["person"] + ["expert"] * 7, seed=4)
-    play_until(seat, lambda: phase(page) == "play" and bool(page.query_selector("#melds .meld")))
+    context, page, seat = start(browser, web_server, seats=["person"] + ["expert"] * 7, seed=4,
+                                wanted=lambda g: my_play(g) and bool(g.deal.melds))
+    assert phase(page) == "play" and page.query_selector("#melds .meld")
     # More melds than the table shows at once; the keyboard goes to the last one.
     assert page.evaluate(FILL_MELDS, 6) >= 5
     page.keyboard.press("g")
@@ -394,8 +400,9 @@ def test_9_the_lobby_counts_changed_options_while_typing(web_server: Server,
 
 
 def test_9_lay_off_waits_for_a_meld_on_the_table(web_server: Server, browser: Any) -> None:
-    context, page, seat = start(browser, web_server, seed=3)
-    play_until(seat, lambda: phase(page) == "play")
+    context, page, seat = start(browser, web_server, seed=3,
+                                wanted=lambda g: my_play(g) and not g.deal.melds)
+    assert phase(page) == "play"
     assert page.query_selector("#melds .meld") is None, "no meld may be on the table here"
     seat.select([seat.hand()[0]])
     assert page.is_disabled("#actions button[data-action=layoff]")
@@ -408,10 +415,10 @@ def test_9_after_play_again_a_seat_is_kept_for_its_player(web_server: Server,
                                                           browser: Any) -> None:
     ann_context, ann_page = new_page(browser)
     bob_context, bob_page = new_page(browser)
-    ann, bob = Seat(ann_page), Seat(bob_page)
-    link = create_in_lobby(ann_page, web_server, name="Ann", seats=["person", "person", "simple"],
-                           seed=3, options={"max_deals": 1, "target_score": ""})
-    join_by_link(bob_page, link, "Bob")
+    options: dict[str, Any] = {"max_deals": 1, "target_score": None}
+    table = make_table(web_server, seats=["person", "person", "simple"], seed=3, options=options,
+                       moves=opening(3, 3, deal_over(1), options=options, back=6))
+    ann, bob = table.open(ann_page, 0), table.open(bob_page, 1)
     for page in (ann_page, bob_page):
         page.wait_for_selector("#game:not([hidden])")
     play_deal({0: ann, 1: bob})
@@ -456,8 +463,8 @@ def test_9_a_spectator_is_not_offered_a_hand_to_skip_to(web_server: Server,
 
 def test_9_a_hint_writes_a_declared_joker_as_the_log_does(web_server: Server,
                                                           browser: Any) -> None:
-    context, page, seat = start(browser, web_server, preset="wild", seed=3)
-    play_until(seat, lambda: phase(page) == "play")
+    context, page, seat = start(browser, web_server, preset="wild", seed=3, wanted=my_play)
+    assert phase(page) == "play"
     answer = {"seq": seat.seq(), "move": "meld 5c 6c *=7c", "reason": "three in a row"}
     page.route("**/hint", lambda route: route.fulfill(
         status=200, content_type="application/json", body=json.dumps(answer)))
