@@ -1,4 +1,5 @@
-""""Play again" in the browser: two people finish a one-deal game; one presses Play again in
+""""Play again" in the browser: two people finish a one-deal game (a table made a few moves
+before its end); one presses Play again in
 the game-over dialog and lands at the new table; the other, who closed the dialog, is told
 on the table page that a new game is ready and joins it; a spectator is offered to watch it.
 Both end in their own seats at the new table, where the game starts."""
@@ -7,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from browserkit import PHONE, Seat, Server, create_in_lobby, join_by_link, new_page, play_deal
+from browserkit import PHONE, Server, deal_over, make_table, new_page, opening, play_deal
 
 
 def me(page: Any) -> str:
@@ -19,10 +20,12 @@ def test_play_again_takes_both_people_to_a_new_table(web_server: Server, browser
     ann_context, ann_page = new_page(browser)
     bob_context, bob_page = new_page(browser)
     watch_context, watch_page = new_page(browser, PHONE)
-    ann, bob = Seat(ann_page), Seat(bob_page)
-    link = create_in_lobby(ann_page, web_server, name="Ann", seats=["person", "person", "simple"],
-                           seed=3, options={"max_deals": 1, "target_score": ""})
-    join_by_link(bob_page, link, "Bob")
+    # A one-deal game a few moves before its end, each person's page opened by its token.
+    options: dict[str, Any] = {"max_deals": 1, "target_score": None}
+    made = make_table(web_server, seats=["person", "person", "simple"], seed=3, options=options,
+                      moves=opening(3, 3, deal_over(1), options=options, back=6))
+    link = made.link
+    ann, bob = made.open(ann_page, 0), made.open(bob_page, 1)
     for page in (ann_page, bob_page):
         page.wait_for_selector("#game:not([hidden])")
     play_deal({0: ann, 1: bob})
