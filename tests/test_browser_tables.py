@@ -13,21 +13,25 @@ from browserkit import (
     Seat,
     Server,
     choose_move,
-    create_in_lobby,
-    join_by_link,
+    deal_over,
+    make_table,
     new_page,
+    opening,
     play_deal,
 )
+from rummy500.cards import face_of, face_str
+from rummy500.game import Game
 
 
 def test_partnership_table_with_two_people_and_two_computers(web_server: Server,
                                                             browser: Any) -> None:
     ann_context, ann_page = new_page(browser)
     cleo_context, cleo_page = new_page(browser)
-    link = create_in_lobby(ann_page, web_server, name="Ann", preset="partnership",
-                           seats=["person", "expert", "person", "simple"], seed=11)
-    join_by_link(cleo_page, link, "Cleo")
-    ann, cleo = Seat(ann_page), Seat(cleo_page)
+    # A few moves before the end of the first deal.
+    table = make_table(web_server, preset="partnership", seats=["person", "expert", "person",
+                                                               "simple"], seed=11,
+                       moves=opening(11, 4, deal_over(1), preset="partnership", back=6))
+    ann, cleo = table.open(ann_page, 0), table.open(cleo_page, 2)
     for page, partner in ((ann_page, "Cleo"), (cleo_page, "Ann")):
         page.wait_for_selector("#game:not([hidden])")
         marked = page.locator("#players .player.partner")
@@ -72,9 +76,11 @@ def fits_phone(page: Any) -> None:
 def test_a_phone_sized_screen_plays_a_deal_by_taps(web_server: Server, browser: Any) -> None:
     context, page = new_page(browser, PHONE, is_mobile=True, has_touch=True,
                              device_scale_factor=2)
-    create_in_lobby(page, web_server, name="Ann", seats=["person", "expert"], seed=3)
+    # The last dozen moves of a deal.
+    table = make_table(web_server, seats=["person", "expert"], seed=3,
+                       moves=opening(3, 2, deal_over(1), back=12))
+    seat = table.open(page, 0, tap=True)
     page.wait_for_selector("#game:not([hidden])")
-    seat = Seat(page, tap=True)
     fits_phone(page)
     checked = {"turns": 0}
 
@@ -85,6 +91,7 @@ def test_a_phone_sized_screen_plays_a_deal_by_taps(web_server: Server, browser: 
         return False
 
     play_deal({0: seat}, on_turn)
+    assert checked["turns"] >= 2
     page.wait_for_selector("#sheet[open]")
     box = page.eval_on_selector("#sheet", "e => { const r = e.getBoundingClientRect(); "
                                           "return [r.left, r.right]; }")
@@ -153,11 +160,22 @@ def play_by_keys(seat: Seat, move: str) -> None:
     seat.wait_change(seq)
 
 
+def deep_take(game: Game) -> bool:
+    """A card below the pile's top may be taken now."""
+    pile = game.deal.pile
+    top = face_str(face_of(pile[-1])) if pile else None
+    return any(str(move).startswith("take ") and str(move).split()[1].removesuffix("/2") != top
+               for move in game.legal_moves())
+
+
 def test_keyboard_alone_plays_a_deal(web_server: Server, browser: Any) -> None:
     context, page = new_page(browser)
-    create_in_lobby(page, web_server, name="Ann", seats=["person", "expert"], seed=8)
+    # Late in a deal, Ann to draw with a card deep in the pile she may take (and meld).
+    table = make_table(web_server, seats=["person", "expert"], seed=8,
+                       moves=opening(8, 2, lambda g: g.turn == 0 and len(g.deal.stock) <= 8
+                                     and deep_take(g)))
+    seat = table.open(page, 0)
     page.wait_for_selector("#game:not([hidden])")
-    seat = Seat(page)
     kinds: set[str] = set()
     page.keyboard.press("Tab")  # the first tab stop shows its focus too
     outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
@@ -184,10 +202,8 @@ def test_reconnects_after_a_network_drop_and_a_computer_stands_in(web_server: Se
                                                                   browser: Any) -> None:
     ann_context, ann_page = new_page(browser)
     bob_context, bob_page = new_page(browser)
-    link = create_in_lobby(ann_page, web_server, name="Ann", seats=["person", "person"], seed=5,
-                           takeover_s=1)
-    join_by_link(bob_page, link, "Bob")
-    ann, bob = Seat(ann_page), Seat(bob_page)
+    table = make_table(web_server, seats=["person", "person"], seed=5, takeover_s=1)
+    ann, bob = table.open(ann_page, 0), table.open(bob_page, 1)
     for page in (ann_page, bob_page):
         page.wait_for_selector("#game:not([hidden])")
     while not bob.my_turn():  # play on until it is Bob's turn
