@@ -2,22 +2,16 @@
 ``wild`` preset adds to a turn, both played through the page's own controls: wild jokers, whose
 card the page asks the person to declare among the engine's choices (in a meld, then laid off
 on a meld), and the rummy-call window, where the claims the pile offers are buttons beside
-*Pass*. The deals go on (up to four) until each has happened."""
+*Pass*. Each is played at a table made where it can happen (:func:`browserkit.opening`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from browserkit import (
-    Seat,
-    Server,
-    choose_move,
-    create_in_lobby,
-    join_by_link,
-    new_page,
-    play_deal,
-    sheet_open,
-)
+from browserkit import Seat, Server, make_table, new_page, opening
+from rummy500.game import Game
+from rummy500.position import PLAY_PHASE, RUMMY_PHASE
 
 
 def declared_jokers(seat: Seat) -> list[str]:
@@ -127,54 +121,61 @@ def lay_off_joker(seat: Seat, options: list[str]) -> None:
     assert seat.log()[-1].startswith("You lay off joker as ")
 
 
-def test_wild_jokers_and_the_rummy_call_window(web_server: Server, browser: Any) -> None:
-    ann_context, ann_page = new_page(browser)
-    bob_context, bob_page = new_page(browser)
-    link = create_in_lobby(ann_page, web_server, name="Ann", preset="wild",
-                           seats=["person", "person", "expert"], seed=SEED)
-    join_by_link(bob_page, link, "Bob")
-    ann, bob = Seat(ann_page), Seat(bob_page)
-    seats = {0: ann, 1: bob}
-    for page in (ann_page, bob_page):
-        page.wait_for_selector("#game:not([hidden])")
-    done: dict[str, list[str]] = {"joker": [], "asked": [], "layoff": [],
-                                "rummy": []}
+def legal(game: Game) -> list[str]:
+    return [str(move) for move in game.legal_moves()]
 
-    def on_turn(number: int, seat: Seat) -> bool:
-        other = seats[1 - number]
-        if seat.page.evaluate("document.body.dataset.phase") == "rummy":
-            done["rummy"].append(claim_in_rummy_window(seat, other))
-            return True
-        if done["asked"] and not done["layoff"]:
-            options = joker_layoff_choice(seat.legal())
-            if options:
-                lay_off_joker(seat, options)
-                done["layoff"].append(options[-1])
-                return True
-        move = joker_choice(seat.legal()) or choose_move(seat, number)
-        if move.startswith("meld ") and "*=" in move:
-            if meld_with_joker(seat, move):
-                done["asked"].append(move)
-            done["joker"].append(move)
+
+def at(server: Server, browser: Any,
+       wanted: Callable[[Game], bool]) -> tuple[dict[int, Seat], int]:
+    """Ann's and Bob's pages at a wild table (with a computer player) made where ``wanted``
+    first holds, a person to move; and which of them moves, once the page shows it."""
+    mover: list[int] = []
+
+    def found(game: Game) -> bool:
+        if game.turn in (0, 1) and wanted(game):
+            mover.append(game.turn)
             return True
         return False
 
-    for _ in range(DEALS):
-        play_deal(seats, on_turn)
-        for seat in seats.values():
-            seat.page.wait_for_selector("#sheet[open]")
-            seat.page.click("#sheet-close")
-            assert not sheet_open(seat.page)
-        if done["asked"] and done["layoff"] and done["rummy"]:
-            break
-    assert done["asked"], "no wild joker was declared by choosing among the engine's cards"
-    assert done["layoff"], "no joker was laid off with its card chosen"
-    assert done["rummy"], "no rummy call was made"
+    table = make_table(server, preset="wild", seats=["person", "person", "expert"], seed=SEED,
+                       moves=opening(SEED, 3, found, preset="wild"))
+    seats = {}
+    for number in (0, 1):
+        _, page = new_page(browser)
+        seats[number] = table.open(page, number)
+        page.wait_for_selector("#game:not([hidden])")
+    seats[mover[0]].page.wait_for_function(
+        "() => document.querySelectorAll('#legal-list option').length > 0")
+    return seats, mover[0]
+
+
+def close(seats: dict[int, Seat]) -> None:
     for seat in seats.values():
         assert seat.problems.real() == []
-    ann_context.close()
-    bob_context.close()
+        seat.page.context.close()
+
+
+def test_wild_jokers_and_the_rummy_call_window(web_server: Server, browser: Any) -> None:
+    # Each at a table made where it can happen: a meld whose joker may stand for more than
+    # one card, such a joker laid off, and a rummy call the pile offers.
+    seats, number = at(web_server, browser, lambda g: g.deal.phase == PLAY_PHASE
+                       and joker_choice(legal(g)) is not None)
+    seat = seats[number]
+    move = joker_choice(seat.legal())
+    assert move is not None
+    assert meld_with_joker(seat, move), "the page must ask which card the joker stands for"
+    close(seats)
+
+    seats, number = at(web_server, browser, lambda g: g.deal.phase == PLAY_PHASE
+                       and bool(joker_layoff_choice(legal(g))))
+    seat = seats[number]
+    lay_off_joker(seat, joker_layoff_choice(seat.legal()))
+    close(seats)
+
+    seats, number = at(web_server, browser, lambda g: g.deal.phase == RUMMY_PHASE
+                       and any(m.startswith("rummy ") for m in legal(g)))
+    assert claim_in_rummy_window(seats[number], seats[1 - number]).startswith("rummy ")
+    close(seats)
 
 
 SEED = 5
-DEALS = 4
