@@ -21,10 +21,13 @@ them: :data:`TEST_FLAGS`); a test of that limit gives :data:`RATE_LIMITED`.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import secrets
 import threading
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -256,6 +259,25 @@ async def summary_once(server: ServerProcess, table: str,
             return summary
         await asyncio.sleep(0.05)
     raise AssertionError(f"{server.base} never reached {what}: {summary}")
+
+
+async def http_answer(base: str, path: str, method: str = "GET",
+                      data: bytes | None = None) -> tuple[int, dict[str, Any]]:
+    """The status and JSON answer of one request to ``base + path``, an error's too (the Api
+    raises on errors and does not tell 200 from 201); a POST without ``data`` sends ``{}``."""
+    if method == "POST" and data is None:
+        data = b"{}"
+
+    def send() -> tuple[int, dict[str, Any]]:
+        request = urllib.request.Request(base + path, data=data, method=method,
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return answer.status, json.loads(answer.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+
+    return await asyncio.to_thread(send)
 
 
 # -- playing -------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from rummy500.tui.screens import SheetScreen
 from rummy500.tui.table import TableScreen
 from rummy500.tui.tokens import HeldSeat, SeatTokens
 from serverkit import ServerProcess
-from test_tui import shown_text
+from tuikit import shown_text
 
 SIZE = (110, 44)
 

@@ -29,7 +29,7 @@ from rummy500.tui.screens import SheetScreen
 from rummy500.tui.tokens import HeldSeat, SeatTokens
 from rummy500.tui.widgets import meld_words
 from serverkit import ServerProcess, Servers, seat_body
-from test_tui import shown_text
+from tuikit import shown_text
 
 BIG = (100, 40)
 RANDOM_BOT = "random"

@@ -22,7 +22,7 @@ from rummy500.tui.remote_pacing import OnlineSheet
 from rummy500.tui.remote_talk import TalkScreen
 from rummy500.tui.tokens import HeldSeat, SeatTokens
 from serverkit import ServerProcess, Servers, seat_body
-from test_tui import shown_text
+from tuikit import shown_text
 
 BIG = (100, 40)
 

@@ -8,14 +8,12 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import urllib.error
-import urllib.request
 from typing import Any
 
 import pytest
 
 from rummy500.net.client import Api, ServerError, TableConnection
-from serverkit import ServerProcess, Servers, play_out, summary_once
+from serverkit import ServerProcess, Servers, http_answer, play_out, summary_once
 
 pytestmark = pytest.mark.asyncio
 
@@ -33,23 +31,9 @@ def body(seed: int | None = 5) -> dict[str, Any]:
     return made
 
 
-async def post(base: str, path: str, data: bytes) -> tuple[int, dict[str, Any]]:
-    """A POST's status and JSON answer (the Api raises on errors and hides 200 from 201)."""
-
-    def call() -> tuple[int, dict[str, Any]]:
-        request = urllib.request.Request(base + path, data=data, method="POST",
-                                         headers={"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(request, timeout=30) as answer:
-                return answer.status, json.loads(answer.read())
-        except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read())
-
-    return await asyncio.to_thread(call)
-
-
 async def again(base: str, table: str, token: Any) -> tuple[int, dict[str, Any]]:
-    return await post(base, f"/api/tables/{table}/again", json.dumps({"token": token}).encode())
+    return await http_answer(base, f"/api/tables/{table}/again", "POST",
+                             json.dumps({"token": token}).encode())
 
 
 async def finished_table(api: Api, base: str, seed: int | None = 5,
@@ -93,7 +77,7 @@ async def test_play_again_makes_one_next_table_where_each_person_takes_their_sea
         status, answer = await again(base, table, token)
         assert (status, answer["error"]) == (403, "bad_token"), answer
     for data in (b"{not json", b"[]", b'{"token": 7}', b"{}"):
-        status, answer = await post(base, f"/api/tables/{table}/again", data)
+        status, answer = await http_answer(base, f"/api/tables/{table}/again", "POST", data)
         assert status == 400 and answer["error"] in ("bad_json", "bad_request"), answer
         assert answer["message"]
     status, answer = await again(base, "nosuchtable", tokens["Ann"])

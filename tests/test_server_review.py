@@ -6,7 +6,6 @@ per address: one at a time, so many an hour, each refusal in words."""
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import urllib.error
 import urllib.request
@@ -17,27 +16,13 @@ import pytest
 from rummy500.net.client import Api, TableConnection
 from rummy500.record import replay
 from rummy500.runners.review.game import decision_places
-from serverkit import Servers, metrics_url, play_out
+from serverkit import Servers, http_answer, metrics_url, play_out
 
 pytestmark = pytest.mark.asyncio
 
 REVIEW_FLAGS = ("--review-worlds", "8", "--reviews-per-hour", "2")
 """A small search (8 sampled deals a decision: the fewest a label is given over), so that
 the review of one short deal takes seconds; two reviews an hour from one address."""
-
-
-async def call(base: str, path: str, method: str = "GET") -> tuple[int, dict[str, Any]]:
-    def send() -> tuple[int, dict[str, Any]]:
-        request = urllib.request.Request(
-            base + path, method=method, data=b"{}" if method == "POST" else None,
-            headers={"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(request, timeout=30) as answer:
-                return answer.status, json.loads(answer.read())
-        except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read())
-
-    return await asyncio.to_thread(send)
 
 
 async def finished_table(api: Api, base: str, seed: int) -> str:
@@ -59,7 +44,7 @@ async def reviewed(base: str, table: str) -> tuple[dict[str, Any], list[int]]:
     seen: list[int] = []
     total = 0
     for _ in range(1200):
-        status, answer = await call(base, f"/api/tables/{table}/review")
+        status, answer = await http_answer(base, f"/api/tables/{table}/review")
         assert status == 200, answer
         if answer["state"] == "done":
             assert len(answer["decisions"]) == total, (total, answer)
@@ -79,22 +64,22 @@ async def test_a_finished_table_is_reviewed_kept_and_served_again(
     base = server.base
     made = await server.api.create_table({"players": 2, "seats": [
         {"kind": "person"}, {"kind": "bot", "bot": "expert"}]})
-    status, answer = await call(base, f"/api/tables/{made['table']}/review", "POST")
+    status, answer = await http_answer(base, f"/api/tables/{made['table']}/review", "POST")
     assert (status, answer["error"]) == (409, "not_over") and "over" in answer["message"]
-    status, answer = await call(base, "/api/tables/nosuchtable/review", "POST")
+    status, answer = await http_answer(base, "/api/tables/nosuchtable/review", "POST")
     assert (status, answer["error"]) == (404, "not_found")
 
     table = await finished_table(server.api, base, seed=3)
-    status, answer = await call(base, f"/api/tables/{table}/review")
+    status, answer = await http_answer(base, f"/api/tables/{table}/review")
     assert (status, answer) == (200, {"state": "none"})
     record = await server.api.record(table)
     places = decision_places(replay(record), range(2))
 
-    status, started = await call(base, f"/api/tables/{table}/review", "POST")
+    status, started = await http_answer(base, f"/api/tables/{table}/review", "POST")
     assert status == 202 and started["state"] == "running", started
     assert started["done"] == 0 and started["total"] in (0, len(places)) and len(places) > 5
     # Asked again while it runs: the same review, not a second one.
-    status, again = await call(base, f"/api/tables/{table}/review", "POST")
+    status, again = await http_answer(base, f"/api/tables/{table}/review", "POST")
     assert status == 202 and again["state"] == "running", again
 
     review, seen = await reviewed(base, table)
@@ -116,12 +101,12 @@ async def test_a_finished_table_is_reviewed_kept_and_served_again(
 
     # Kept: asked for again it is the same at once, and another process on the same
     # database serves it from the store (it never runs there).
-    status, again = await call(base, f"/api/tables/{table}/review", "POST")
+    status, again = await http_answer(base, f"/api/tables/{table}/review", "POST")
     assert (status, again) == (200, review)
     other = servers.start(sqlite_url, extra=REVIEW_FLAGS)
-    status, there = await call(other.base, f"/api/tables/{table}/review")
+    status, there = await http_answer(other.base, f"/api/tables/{table}/review")
     assert (status, there) == (200, review)
-    status, there = await call(other.base, f"/api/tables/{table}/review", "POST")
+    status, there = await http_answer(other.base, f"/api/tables/{table}/review", "POST")
     assert (status, there) == (200, review)
 
 
@@ -129,22 +114,22 @@ async def test_reviews_are_bounded_per_address(servers: Servers, sqlite_url: str
     server = servers.start(sqlite_url, extra=REVIEW_FLAGS)
     base = server.base
     tables = [await finished_table(server.api, base, seed) for seed in (4, 5, 6)]
-    status, first = await call(base, f"/api/tables/{tables[0]}/review", "POST")
+    status, first = await http_answer(base, f"/api/tables/{tables[0]}/review", "POST")
     assert status == 202, first
     # One review at a time from one address: the second waits for the first to end.
-    status, answer = await call(base, f"/api/tables/{tables[1]}/review", "POST")
+    status, answer = await http_answer(base, f"/api/tables/{tables[1]}/review", "POST")
     assert (status, answer["error"]) == (503, "busy"), answer
     assert "under way" in answer["message"]
     await reviewed(base, tables[0])
-    status, answer = await call(base, f"/api/tables/{tables[1]}/review", "POST")
+    status, answer = await http_answer(base, f"/api/tables/{tables[1]}/review", "POST")
     assert status == 202, answer
     await reviewed(base, tables[1])
     # Two reviews an hour: the third is refused; the kept ones are still served.
-    status, answer = await call(base, f"/api/tables/{tables[2]}/review", "POST")
+    status, answer = await http_answer(base, f"/api/tables/{tables[2]}/review", "POST")
     assert (status, answer["error"]) == (429, "too_many_reviews"), answer
     assert "2 reviews an hour" in answer["message"]
     with urllib.request.urlopen(metrics_url(server), timeout=20) as got:
         counted = got.read().decode()
     assert 'rummy500_limits_hit_total{limit="reviews_per_hour"} 1.0' in counted
-    status, kept = await call(base, f"/api/tables/{tables[0]}/review", "POST")
+    status, kept = await http_answer(base, f"/api/tables/{tables[0]}/review", "POST")
     assert status == 200 and kept["state"] == "done"

@@ -25,7 +25,7 @@ from rummy500.tui.remote_pacing import OnlineSheet
 from rummy500.tui.remote_talk import TalkScreen, talk_line
 from rummy500.tui.tokens import HeldSeat, SeatTokens
 from test_browser_talk_notice import open_seat
-from test_tui import shown_text
+from tuikit import shown_text
 
 SHOTS = Path("/tmp/rummy500-shots/terminal-online")
 WIDE = (160, 50)

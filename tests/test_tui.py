@@ -4,24 +4,19 @@ hot-seat cover, the set-up screen, the rules, saving on quit and resuming."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.app import App
-from textual.geometry import Region
 from textual.pilot import Pilot
-from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets._footer import FooterKey
 
-from helpers import deal_from_hands
 from joinkit import until
 from rummy500.cards import face_of, iter_bits, parse_face
-from rummy500.commands.play import add_arguments, prepare
+from rummy500.commands.play import prepare
 from rummy500.kinds import MoveKind
 from rummy500.moves import (
     Move,
@@ -30,15 +25,24 @@ from rummy500.moves import (
 from rummy500.record import game_record
 from rummy500.session.saves import SaveStore
 from rummy500.session.seat_state import signed
-from rummy500.session.session import TableSession
 from rummy500.session.settings import PERSON, TableSettings, default_settings
 from rummy500.tui.app import PlayApp
 from rummy500.tui.screens import ChoiceScreen, CoverScreen, RulesScreen, SheetScreen
 from rummy500.tui.setup import SetupScreen
 from rummy500.tui.table import TableScreen, describe_claim, piece_shows, piece_words
-
-BIG = (90, 36)
-"""A screen large enough that every card and meld is on it without scrolling."""
+from tuikit import (
+    BIG,
+    app_at,
+    app_for,
+    args_for,
+    message,
+    played_from,
+    quick,
+    saving_game,
+    settle,
+    shown_text,
+    table_of,
+)
 
 
 def face_of_text(text: str) -> int:
@@ -47,51 +51,6 @@ def face_of_text(text: str) -> int:
 
 def move_of(text: str) -> Move:
     return parse_move(text)
-
-
-def app_for(settings: TableSettings, store: SaveStore | None = None) -> PlayApp:
-    return PlayApp(settings, store, session=TableSession.new(settings, store), delay=0)
-
-
-def quick(preset: str = "classic", **kwargs: Any) -> TableSettings:
-    """A game of one deal (unless set otherwise) against quick computer players."""
-    options = {"max_deals": 1, **kwargs.pop("options", {})}
-    return default_settings(preset, options, bot=kwargs.pop("bot", "random"),
-                            seed=kwargs.pop("seed", 1), budget=0.05, **kwargs)
-
-
-def table_of(app: App[Any]) -> TableScreen:
-    screens = [screen for screen in app.screen_stack if isinstance(screen, TableScreen)]
-    assert screens, "no table on the screen"
-    return screens[-1]
-
-
-async def settle(pilot: Pilot[Any]) -> None:
-    """Wait until a person is asked something: a move, a choice, a cover, a score sheet."""
-    app = pilot.app
-    for _ in range(5000):
-        await pilot.pause()
-        screen = app.screen
-        if not isinstance(screen, TableScreen):
-            if any(isinstance(shown, TableScreen) for shown in app.screen_stack):
-                return  # a question over the table
-            continue  # the table is not up yet
-        session = screen.session
-        if session.finished or (not screen.thinking and session.person_to_move
-                                and screen.viewer == session.to_move):
-            return
-        await asyncio.sleep(0.002)
-    raise AssertionError("the table never came to a person's move")
-
-
-def shown_text(widget: Widget) -> str:
-    """What ``widget`` shows on the screen, line by line."""
-    lines = widget.render_lines(Region(0, 0, widget.size.width, widget.size.height))
-    return "\n".join(line.text.rstrip() for line in lines)
-
-
-def message(app: App[Any]) -> str:
-    return str(table_of(app).query_one("#message", Static).render())
 
 
 async def pick_cards(pilot: Pilot[Any], table: TableScreen, pieces: tuple[int, ...]) -> None:
@@ -256,12 +215,6 @@ async def test_a_whole_game_played_with_keys_and_clicks(settings: TableSettings,
 
 
 # -- positions set up to reach every action -------------------------------------------------------
-
-
-def app_at(settings: TableSettings, hands: list[str], **position: Any) -> PlayApp:
-    """The app on a table dealt with these hands (seat 0 plays first); nothing is saved."""
-    game = deal_from_hands(settings.rules(), hands, **position)
-    return PlayApp(settings, None, session=TableSession(settings, game), delay=0)
 
 
 def made(app: PlayApp) -> list[str]:
@@ -556,18 +509,9 @@ async def test_the_rules_screen_shows_the_preset_in_play() -> None:
         assert isinstance(app.screen, TableScreen)
 
 
-def args_for(*argv: str) -> Any:
-    import argparse
-    parser = argparse.ArgumentParser()
-    add_arguments(parser)
-    return parser.parse_args(list(argv))
-
-
 @pytest.mark.asyncio
 async def test_quit_saves_and_resume_continues_exactly(tmp_path: Path) -> None:
-    app = prepare(args_for("--save-dir", str(tmp_path), "--bot", "random", "--seed", "9",
-                           "--delay", "0", "-o", "max_deals=1"))
-    assert isinstance(app, PlayApp)
+    app = saving_game(tmp_path, "-o", "max_deals=1")
     async with app.run_test() as pilot:
         await settle(pilot)
         await pilot.press("d")
@@ -579,8 +523,7 @@ async def test_quit_saves_and_resume_continues_exactly(tmp_path: Path) -> None:
     assert app.return_value is session
     store = SaveStore(tmp_path)
     assert store.exists()
-    resumed = prepare(args_for("--save-dir", str(tmp_path), "--resume", "--delay", "0"))
-    assert isinstance(resumed, PlayApp)
+    resumed = played_from("--save-dir", str(tmp_path), "--resume", "--delay", "0")
     async with resumed.run_test() as pilot:
         await settle(pilot)
         again = table_of(resumed).session
@@ -589,8 +532,7 @@ async def test_quit_saves_and_resume_continues_exactly(tmp_path: Path) -> None:
         assert again.settings == session.settings
         assert again.undo_refusal() == (  # the last move was a stock draw: seen, kept
             "a card drawn from the stock cannot be taken back: you have seen it")
-    asked = prepare(args_for("--save-dir", str(tmp_path), "--delay", "0"))
-    assert isinstance(asked, PlayApp)
+    asked = played_from("--save-dir", str(tmp_path), "--delay", "0")
     async with asked.run_test() as pilot:
         await pilot.pause()
         await pilot.press("r")

@@ -16,7 +16,7 @@ from rummy500.net.client import TableConnection
 from rummy500.tui.remote import RemoteApp, RemoteTableScreen
 from rummy500.tui.tokens import HeldSeat, SeatTokens
 from serverkit import ServerProcess, seat_body
-from test_tui import shown_text
+from tuikit import shown_text
 
 BIG = (160, 40)
 

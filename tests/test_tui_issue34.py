@@ -10,27 +10,26 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, RichLog, Static
+from textual.widgets import Input, RichLog
 from textual.widgets._footer import FooterKey
 
 from rummy500.tui.app import PlayApp
 from rummy500.tui.confirm import ConfirmScreen
 from rummy500.tui.screens import SheetScreen
 from rummy500.tui.table import TableScreen
-from test_tui import BIG, app_at, app_for, args_for, quick, settle, shown_text, table_of
-
-
-def message(app: PlayApp) -> str:
-    return str(table_of(app).query_one("#message", Static).render())
-
-
-async def type_move(pilot: Pilot[Any], text: str) -> None:
-    box = table_of(pilot.app).query_one("#command", Input)
-    if not box.has_focus:
-        await pilot.press("colon")
-    box.value = text
-    await pilot.press("enter")
-    await pilot.pause()
+from tuikit import (
+    BIG,
+    app_at,
+    app_for,
+    message,
+    played_from,
+    quick,
+    saving_game,
+    settle,
+    shown_text,
+    table_of,
+    type_move,
+)
 
 
 def footer_keys(app: PlayApp) -> set[str]:
@@ -98,11 +97,7 @@ async def test_tab_goes_round_the_hand_the_pile_the_melds_and_the_log() -> None:
 
 @pytest.mark.asyncio
 async def test_q_asks_before_leaving_a_game_in_progress(tmp_path: Path) -> None:
-    from rummy500.commands.play import prepare
-
-    app = prepare(args_for("--save-dir", str(tmp_path), "--bot", "random", "--seed", "9",
-                           "--delay", "0", "-o", "max_deals=1"))
-    assert isinstance(app, PlayApp)
+    app = saving_game(tmp_path, "-o", "max_deals=1")
     async with app.run_test() as pilot:
         await settle(pilot)
         session = table_of(app).session
@@ -120,11 +115,7 @@ async def test_q_asks_before_leaving_a_game_in_progress(tmp_path: Path) -> None:
 
 @pytest.mark.asyncio
 async def test_ctrl_q_saves_and_says_so(tmp_path: Path) -> None:
-    from rummy500.commands.play import prepare
-
-    app = prepare(args_for("--save-dir", str(tmp_path), "--bot", "random", "--seed", "9",
-                           "--delay", "0"))
-    assert isinstance(app, PlayApp)
+    app = saving_game(tmp_path)
     async with app.run_test() as pilot:
         await settle(pilot)
         session = table_of(app).session
@@ -231,19 +222,14 @@ async def test_the_tables_words_read_as_meant() -> None:
 
 @pytest.mark.asyncio
 async def test_resume_keeps_the_hands_order(tmp_path: Path) -> None:
-    from rummy500.commands.play import prepare
-
-    app = prepare(args_for("--save-dir", str(tmp_path), "--bot", "random", "--seed", "9",
-                           "--delay", "0"))
-    assert isinstance(app, PlayApp)
+    app = saving_game(tmp_path)
     async with app.run_test() as pilot:
         await settle(pilot)
         await pilot.press("s")
         assert table_of(app).by_rank
         await pilot.press("ctrl+q")
         await pilot.pause()
-    resumed = prepare(args_for("--save-dir", str(tmp_path), "--resume", "--delay", "0"))
-    assert isinstance(resumed, PlayApp)
+    resumed = played_from("--save-dir", str(tmp_path), "--resume", "--delay", "0")
     async with resumed.run_test() as pilot:
         await settle(pilot)
         table = table_of(resumed)

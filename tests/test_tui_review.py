@@ -13,42 +13,20 @@ from textual.widgets import Input, RichLog, Static
 
 from rummy500.commands.play import add_arguments, prepare
 from rummy500.session.saves import SaveStore
-from rummy500.session.session import TableSession
-from rummy500.session.settings import PERSON, TableSettings, default_settings
+from rummy500.session.settings import PERSON, default_settings
 from rummy500.tui.app import PlayApp
 from rummy500.tui.screens import CoverScreen, SheetScreen
 from rummy500.tui.table import TableScreen
 from rummy500.tui.widgets import FlowBar
-from test_tui import args_for, settle, shown_text, table_of
+from tuikit import app_for, args_for, quick, settle, shown_text, table_of, type_move
 
 SMALL = (80, 24)
-
-
-def quick(**kwargs: Any) -> TableSettings:
-    options = {"max_deals": 1, **kwargs.pop("options", {})}
-    return default_settings(kwargs.pop("preset", "classic"), options,
-                            bot=kwargs.pop("bot", "random"), seed=kwargs.pop("seed", 1),
-                            budget=0.05, **kwargs)
-
-
-def app_for(settings: TableSettings, store: SaveStore | None = None) -> PlayApp:
-    return PlayApp(settings, store, session=TableSession.new(settings, store), delay=0)
 
 
 def text_of(app: PlayApp, selector: str) -> str:
     widget = table_of(app).query_one(selector)
     assert isinstance(widget, (Static, FlowBar))
     return str(widget.render())
-
-
-async def type_move(pilot: Any, text: str) -> None:
-    table = table_of(pilot.app)
-    box = table.query_one("#command", Input)
-    if not box.has_focus:
-        await pilot.press("colon")
-    box.value = text
-    await pilot.press("enter")
-    await pilot.pause()
 
 
 @pytest.mark.asyncio
@@ -105,20 +83,6 @@ async def test_wrapped_log_lines_keep_every_letter_at_80_columns() -> None:
         shown = [strip.text.rstrip() for strip in log.lines]
         assert all(len(line) <= visible for line in shown), (visible, max(map(len, shown)))
         assert "".join(shown).endswith(token * 3)  # not a letter lost
-
-
-@pytest.mark.asyncio
-async def test_the_focus_goes_back_to_the_hand_after_a_typed_move() -> None:
-    """Issue 34.7: the keys and the key bar work again after a typed move."""
-    app = app_for(quick(seed=3))
-    async with app.run_test(size=SMALL) as pilot:
-        await settle(pilot)
-        table = table_of(app)
-        count = len(table.session.made)
-        await type_move(pilot, "draw")
-        await settle(pilot)
-        assert str(table.session.made[count].move) == "draw"
-        assert table.hand.has_focus
 
 
 @pytest.mark.asyncio
