@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -172,6 +173,18 @@ def test_simulate_text_summary(capsys: Capture) -> None:
     for heading in ("Points per deal", "How deals ended", "Deal length", "deals a second",
                     "went out", "declined", "p95", "seed 1"):
         assert heading in out
+
+
+@pytest.mark.parametrize(("preset", "names"), [
+    ("classic", {"Seat 1", "Seat 2"}),
+    ("persian", {"Seats 1 and 3", "Seats 2 and 4", "Seat 1", "Seat 2", "Seat 3", "Seat 4"}),
+])
+def test_simulate_names_seats_from_one_as_the_replay_does(
+    capsys: Capture, preset: str, names: set[str]
+) -> None:
+    code, out, _ = run(capsys, "simulate", "--deals", "2", "--seed", "1", "--preset", preset)
+    assert code == 0
+    assert set(re.findall(r"\bSeats? \d+(?: and \d+)?", out)) == names
 
 
 @pytest.mark.parametrize(

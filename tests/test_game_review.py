@@ -154,8 +154,10 @@ def test_review_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     path.write_text(json.dumps(RECORD))
     assert main(["review", str(path), "--worlds", "4", "--all-cards", "--top", "3"]) == 0
     out = capsys.readouterr().out
-    assert "Deal 1: expected deal points of Seat 0 less Seat 1's" in out
-    assert "Accuracy" in out and "Seat 0" in out and "Seat 1" in out
+    # Seats counted from 1 in the words, as the replay counts them (--seat and JSON from 0).
+    assert "Deal 1: expected deal points of Seat 1 less Seat 2's" in out
+    assert "Accuracy" in out and "Seat 1" in out and "Seat 2" in out
+    assert "Seat 0" not in out
     assert "Second opinion, with every hand shown" in out
     assert "Labels: an inaccuracy from" in out
     for move in RECORD["rounds"][0]["moves"][:3]:

@@ -71,9 +71,10 @@ def game_stop_rule(rules: Rules | None = None) -> str:
 
 
 def seat_name(seat: int) -> str:
-    """A seat as ``review`` and ``simulate`` name it: counted from 0, like their ``--seat``
-    flags and their JSON. The narration names seats by :func:`seat_names`."""
-    return f"Seat {seat}"
+    """A seat as ``review`` and ``simulate`` name it in words: counted from 1 as the
+    narration counts them (:func:`seat_names`), though their ``--seat`` flags and JSON
+    count seats from 0: seat 0 is ``Seat 1``."""
+    return f"Seat {seat + 1}"
 
 
 def seat_names(players: int, names: Sequence[str] | None = None) -> list[str]:
@@ -96,11 +97,11 @@ def side_words(rules: Rules, names: Sequence[str], side: int) -> str:
 
 
 def side_name(rules: Rules, players: int, side: int) -> str:
-    """A side as ``review`` and ``simulate`` name it (seats from 0, as :func:`seat_name`):
-    ``Seat 2``, or ``Seats 0 and 2`` in a partnership."""
+    """A side as ``review`` and ``simulate`` name it (seats from 1, as :func:`seat_name`):
+    ``Seat 2``, or ``Seats 1 and 3`` in a partnership."""
     if rules.partnership:
         seats = [seat for seat in range(players) if rules.side_of(seat) == side]
-        return "Seats " + " and ".join(str(seat) for seat in seats)
+        return "Seats " + " and ".join(str(seat + 1) for seat in seats)
     return seat_name(side)
 
 

@@ -39,7 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a game record (JSON, as simulate --records writes), or the link "
                         "of a finished online table (http://HOST:PORT/t/ID)")
     parser.add_argument("--seat", type=int, action="append", default=None, metavar="N",
-                        help="review this seat's decisions (repeatable; every seat by default)")
+                        help="review this seat's decisions, counted from 0 as in the JSON "
+                        "(0 is Seat 1 in the words; repeatable; every seat by default)")
     parser.add_argument("--worlds", type=int, default=WORLDS, metavar="N",
                         help=f"sampled deals each decision is judged over ({WORLDS}): the "
                         "review's budget, the same figures on any machine for the same seed")
@@ -97,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
     seats = sorted(set(args.seat)) if args.seat else list(range(game.players))
     stray = [seat for seat in seats if not 0 <= seat < game.players]
     if stray:
-        return fail(f"there is no seat {stray[0]}: the game has seats 0 to {game.players - 1}")
+        return fail(f"there is no seat {stray[0]}: --seat counts the game's seats from 0, "
+                    f"0 to {game.players - 1}")
     settings = Settings(args.seed, args.worlds, args.budget, args.all_cards)
     errors = Console(stderr=True)
     progress = _progress(errors) if errors.is_terminal else None
@@ -204,8 +206,9 @@ def show(console: Console, args: argparse.Namespace, players: int, rules: Any,
 
 
 def decision_table(reviews: list[DecisionReview]) -> Table:
-    """Each decision of a deal (# its move's place in the deal, from 1): the move played, the
-    search's best, the expected deal points of each, the loss and its standard error."""
+    """Each decision of a deal (# its move's place in the deal, and its seat, from 1): the move
+    played, the search's best, the expected deal points of each, the loss and its standard
+    error."""
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, collapse_padding=True)
     for column in ("#", "seat", "turn", "played", "pts", "best", "pts ", "lost", "±",
                    "label"):
@@ -213,7 +216,8 @@ def decision_table(reviews: list[DecisionReview]) -> Table:
         table.add_column(column.strip(), justify="left" if left else "right", no_wrap=True)
     for review in reviews:
         same = review.move == review.best
-        table.add_row(str(review.index + 1), str(review.seat), str(review.turn), review.move,
+        table.add_row(str(review.index + 1), str(review.seat + 1), str(review.turn),
+                      review.move,
                       f"{review.move_points:+.0f}", "=" if same else review.best,
                       "" if same else f"{review.best_points:+.0f}",
                       "" if same else f"{review.loss:.1f}",

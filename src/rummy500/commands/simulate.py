@@ -16,7 +16,7 @@ from rich.table import Table
 from ..bots import check_budget, check_worlds
 from ..errors import BadInputError, OptionsError
 from ..game import Game
-from ..narrate import side_name, value_text
+from ..narrate import seat_name, side_name, value_text
 from ..record import game_record
 from ..rules import RulesError
 from ..runners.simulation import (
@@ -185,7 +185,7 @@ def show(console: Console, summary: Summary, data: dict[str, Any]) -> None:
     for column in ("", "on the table", "in hand", "went out"):
         seats.add_column(column, justify="left" if not column else "right")
     for seat in range(summary.players):
-        seats.add_row(f"Seat {seat}", _number(data["points"]["melded_per_seat"][seat]),
+        seats.add_row(seat_name(seat), _number(data["points"]["melded_per_seat"][seat]),
                       _number(data["points"]["in_hand_per_seat"][seat]),
                       str(summary.went_out[seat]))
     console.print(seats)
