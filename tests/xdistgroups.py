@@ -15,7 +15,7 @@ import pytest
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if not config.getvalue("loadgroup"):
+    if not getattr(config.option, "loadgroup", False):  # set in pytest-xdist's workers
         return
     from _pytest.nodeid import NodeId
 
