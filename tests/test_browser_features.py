@@ -11,6 +11,7 @@ import json
 import random
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,9 @@ from browserkit import (
     Server,
     choose_move,
     create_in_lobby,
+    make_table,
     new_page,
+    opening,
     serious,
 )
 from rummy500.game import Game
@@ -31,13 +34,16 @@ from rummy500.record import game_record
 from rummy500.rules import make_rules
 
 
-def start_table(browser: Any, server: Server, size: dict[str, int] = DESKTOP,
+def start_table(browser: Any, server: Server, size: dict[str, int] = DESKTOP, *,
+                bot: str = "simple", wanted: Callable[[Game], bool] | None = None,
                 **options: Any) -> tuple[Any, Any, Seat]:
-    """Ann against an expert, at her table, the game on."""
+    """Ann against a computer player (``bot``: ``simple`` where its strength does not
+    matter), at her table made through the API, the game on: at its first deal, or where
+    ``wanted`` first holds (:func:`browserkit.opening`)."""
     touch = size == PHONE
     context, page = new_page(browser, size, is_mobile=touch, has_touch=touch, **options)
-    seat = Seat(page, tap=touch)
-    create_in_lobby(page, server, name="Ann", seats=["person", "expert"], seed=3)
+    moves = [] if wanted is None else opening(3, 2, wanted)
+    seat = make_table(server, seats=["person", bot], seed=3, moves=moves).open(page, 0, tap=touch)
     page.wait_for_selector("#game:not([hidden])")
     return context, page, seat
 
@@ -141,7 +147,7 @@ def set_setting(page: Any, name: str, value: bool | str) -> None:
 
 def test_your_turn_changes_the_title_and_icon_and_chimes_as_the_settings_say(
         web_server: Server, browser: Any) -> None:
-    context, page, seat = start_table(browser, web_server)
+    context, page, seat = start_table(browser, web_server, bot="expert")
     wait_my_turn(seat)
     assert page.title() == "● Your turn — 500 Rum"
     yours = icon_of(page)
@@ -314,10 +320,10 @@ def test_a_finger_drags_a_card_on_a_phone(web_server: Server, browser: Any) -> N
 
 
 def test_the_cards_that_can_meld_are_marked(web_server: Server, browser: Any) -> None:
-    context, page, seat = start_table(browser, web_server)
+    context, page, seat = start_table(browser, web_server, wanted=lambda g: g.turn == 0 and any(
+        str(m).startswith("meld ") for m in g.legal_moves()))
     wait_my_turn(seat)
-    play_until(seat, lambda: seat.my_turn() and any(m.startswith("meld ") for m in seat.legal()),
-               limit=120)
+    assert any(m.startswith("meld ") for m in seat.legal())
     faces = {("*" if c.startswith("*") else c)
              for m in seat.legal() if m.startswith("meld ") for c in m.split()[1:]}
     marked = page.eval_on_selector_all("#hand button.card.can-meld",
@@ -416,8 +422,8 @@ def test_every_page_fits_both_screens_with_two_to_eight_players(web_server: Serv
         context, page = new_page(browser, size, is_mobile=touch, has_touch=touch)
         seat = Seat(page, tap=touch)
         for players in range(2, 9):
-            create_in_lobby(page, web_server, name="Ann",
-                            seats=["person"] + ["simple"] * (players - 1), seed=players)
+            make_table(web_server, seats=["person"] + ["simple"] * (players - 1),
+                       seed=players).open(page, 0, tap=touch)
             page.wait_for_selector("#game:not([hidden])")
             page.wait_for_selector("#hand button.card")
             for where in ("table", "scores"):
