@@ -14,14 +14,14 @@ import pytest
 from browserkit import (
     DESKTOP,
     PHONE,
-    Seat,
     Server,
-    create_in_lobby,
+    make_table,
     new_page,
     play_deal,
     serious,
     sheet_open,
 )
+from positionkit import at_last_turn
 
 DEAL_END = """() => {
     // What the finished deal on the table shows, seat by seat.
@@ -48,10 +48,10 @@ WRAPPED_SCORES = """() => [...document.querySelectorAll('#scores table.scores td
     return new Set([...range.getClientRects()].map((r) => Math.round(r.bottom))).size > 1;
 }).map((td) => td.textContent)"""
 
-SHORT_DEAL = {2: 164, 4: 92, 8: 47}
-"""A seed for each number of players whose first deal ends within 50 moves when Ann plays
-:func:`browserkit.plain_choice` against ``simple`` (found by playing the seeds offline): the
-test needs a finished deal, not a long one."""
+SEEDS = {2: 22, 4: 28, 8: 22}
+"""For each number of players, a seed whose first deal, started at Ann's last turn
+(:func:`positionkit.at_last_turn`: 62, 84 and 92 moves in), ends 5, 3 and 6 moves later as
+the page's Ann and ``simple`` play it (found by playing the seeds offline)."""
 
 
 def in_hand_points(sheet_text: str, names: list[str]) -> dict[str, str]:
@@ -70,9 +70,10 @@ def test_the_finished_deal_stays_on_the_table_until_continued(
         web_server: Server, browser: Any, size: dict[str, int], players: int) -> None:
     touch = size == PHONE
     context, page = new_page(browser, size, is_mobile=touch, has_touch=touch)
-    seat = Seat(page, tap=touch)
-    create_in_lobby(page, web_server, name="Ann", seats=["person"] + ["simple"] * (players - 1),
-                    seed=SHORT_DEAL[players])
+    seed = SEEDS[players]
+    table = make_table(web_server, seats=["person"] + ["simple"] * (players - 1), seed=seed,
+                       moves=at_last_turn(seed, players))
+    seat = table.open(page, 0, tap=touch)
     page.wait_for_selector("#game:not([hidden])")
     name = f"{players}-{'phone' if touch else 'desktop'}"
 
