@@ -134,7 +134,7 @@ def test_undo_against_computer_players(browser: Any, paced_server: Server) -> No
 
 def test_continue_after_a_deal(web_server: Server, browser: Any) -> None:
     made = web_server.post("/api/tables", {
-        "players": 3, "seed": 9, "deal_pause_s": 120,
+        "players": 3, "seed": 198, "deal_pause_s": 120,  # a deal of 14 moves
         "seats": [{"kind": "person", "name": "Ann"}, {"kind": "person"},
                   {"kind": "bot", "bot": "simple"}]})
     bob_seat = web_server.post(f"/api/tables/{made['table']}/seats/1", {"name": "Bob"})
