@@ -441,17 +441,17 @@ class Table:
 
 def make_table(server: Server, *, seats: list[str], seed: int, preset: str = "classic",
                options: dict[str, Any] | None = None, moves: list[str] | None = None,
-               names: list[str] | None = None, takeover_s: int = 0,
+               names: list[str] | None = None, takeover_s: int = 0, deal_pause_s: int = 60,
                join: bool = True) -> Table:
     """A table made through the API (no lobby): ``seats`` as :func:`create_in_lobby`'s,
     rules ``preset`` with RULES.md ``options`` over it (``{"target_score": None}``),
     ``moves`` played as its first deal starts (the server's ``moves``, docs/protocol.md);
     each person seat named from ``names`` (Ann, Bob, Cleo… by default) and, with
-    ``join``, taken, so the game starts at once."""
+    ``join``, taken, so the game starts at once. ``deal_pause_s`` as the lobby's default."""
     names = names or ["Ann", "Bob", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hal"]
     body: dict[str, Any] = {
         "rules": {"preset": preset, **(options or {})}, "players": len(seats), "seed": seed,
-        "takeover_s": takeover_s,
+        "takeover_s": takeover_s, "deal_pause_s": deal_pause_s,
         "seats": [{"kind": "person", "name": names[index]} if kind == "person"
                   else {"kind": "bot", "bot": kind} for index, kind in enumerate(seats)]}
     if moves:

@@ -1,14 +1,31 @@
-"""Two people in two browsers and a computer player play a whole deal of 500 Rum at one table,
-started from the lobby and joined by its link: a deep take from the pile, a lay-off on the
-other person's meld, a refused move that changes nothing, a hint played, a reload in the
-middle of a turn, and the score sheet at the end of the deal on both screens."""
+"""Two people in two browsers and a computer player at one table, started from the lobby and
+joined by its link: a refused move that changes nothing, a reload in the middle of a turn and
+a hint played in the first turns; then, at tables made later in a deal (browserkit.opening), a
+deep take from the pile, a lay-off on the other person's meld, and the score sheet at the end
+of the deal on both screens."""
 
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Callable
 from typing import Any
 
-from browserkit import Seat, Server, choose_move, create_in_lobby, join_by_link, new_page, play_deal
+from browserkit import (
+    Seat,
+    Server,
+    choose_move,
+    create_in_lobby,
+    deal_over,
+    join_by_link,
+    make_table,
+    new_page,
+    opening,
+    play_deal,
+)
+from rummy500.cards import face_of, face_str
+from rummy500.game import Game
+from rummy500.position import DRAW_PHASE, PLAY_PHASE
 
 
 def test_two_people_and_a_computer_play_a_deal(web_server: Server, browser: Any) -> None:
@@ -24,12 +41,11 @@ def test_two_people_and_a_computer_play_a_deal(web_server: Server, browser: Any)
         page.wait_for_selector("#game:not([hidden])")
     assert "Bob" in ann_page.inner_text("#players") and "Expert" in ann_page.inner_text("#players")
 
-    done: dict[str, Any] = {"deep": [], "layoff_other": [], "refused": False, "reloaded": False,
-                            "hinted": False}
+    # The first turns: a refused move, a reload in the middle of Bob's turn, Ann's hint.
+    done = {"refused": False, "reloaded": False, "hinted": False}
 
-    def on_turn(number: int, seat: Seat) -> bool:
-        page = seat.page
-        phase = page.evaluate("document.body.dataset.phase")
+    def first_turns(number: int, seat: Seat) -> bool:
+        phase = seat.page.evaluate("document.body.dataset.phase")
         if phase == "draw" and not done["refused"]:
             refuse(seat)
             done["refused"] = True
@@ -40,31 +56,44 @@ def test_two_people_and_a_computer_play_a_deal(web_server: Server, browser: Any)
             play_hint(seat)
             done["hinted"] = True
             return True
-        move = choose_move(seat, number)
-        hand = seat.hand()
-        pile = seat.pile()
-        other_person = 1 - number
-        theirs = {m for m, seats in seat.meld_seats().items() if other_person in seats}
-        seat.play(move)
-        if move.startswith("take ") and move.split()[1] != pile[-1]:
-            taken = len(pile) - pile.index(move.split()[1])
-            assert len(seat.hand()) == len(hand) + taken
-            assert len(seat.pile()) == len(pile) - taken
-            assert seat.log()[-1].startswith("You take") and "above it" in seat.log()[-1]
-            done["deep"].append(move)
-        if move.startswith("layoff ") and move.split()[2] in theirs:
-            meld = move.split()[2]
-            assert {number, other_person} <= seat.meld_seats()[meld]
-            assert seat.log()[-1].startswith(f"You lay off {pretty(move.split()[1])} on {meld}")
-            done["layoff_other"].append(move)
+        seat.play(choose_move(seat, number))
         return True
 
-    moves = play_deal({0: ann, 1: bob}, on_turn)
-    assert moves > 10
-    assert done["deep"], "nobody took from deep in the pile"
-    assert done["layoff_other"], "neither person laid off on the other's meld"
-    assert done["refused"] and done["reloaded"] and done["hinted"]
+    play_turns({0: ann, 1: bob}, first_turns, lambda: all(done.values()))
+    for context in (ann_context, bob_context):
+        context.close()
 
+    # Later in a deal, at tables made there: a deep take, a lay-off on the other person's
+    # meld, and the deal's end.
+    ann, bob = at_table(web_server, browser, lambda g: g.deal.phase == DRAW_PHASE
+                        and deep_take(g) is not None)
+    me, seat = mover(ann, bob)
+    pile, hand = seat.pile(), seat.hand()
+    move = choose_move(seat, me)
+    assert move.startswith("take ") and move.split()[1] != pile[-1], move
+    seat.play(move)
+    taken = len(pile) - pile.index(move.split()[1])
+    assert len(seat.hand()) == len(hand) + taken
+    assert len(seat.pile()) == len(pile) - taken
+    assert seat.log()[-1].startswith("You take") and "above it" in seat.log()[-1]
+    close(ann, bob)
+
+    ann, bob = at_table(web_server, browser, lambda g: g.deal.phase == PLAY_PHASE
+                        and bool(layoffs_on_other(g)))
+    me, seat = mover(ann, bob)
+    other_person = 1 - me
+    theirs = {m for m, seats in seat.meld_seats().items() if other_person in seats}
+    move = next(m for m in seat.legal() if m.startswith("layoff ") and "*" not in m
+                and m.split()[2] in theirs)
+    seat.play(move)
+    meld = move.split()[2]
+    assert {me, other_person} <= seat.meld_seats()[meld]
+    assert seat.log()[-1].startswith(f"You lay off {pretty(move.split()[1])} on {meld}")
+    close(ann, bob)
+
+    ann, bob = at_table(web_server, browser, deal_over(1), back=3)  # Bob goes out
+    ann_page, bob_page = ann.page, bob.page
+    play_deal({0: ann, 1: bob})
     for page in (ann_page, bob_page):
         page.wait_for_selector("#sheet[open]")
         assert "Deal 1 is over" in page.inner_text("#sheet h2")
@@ -81,7 +110,7 @@ def test_two_people_and_a_computer_play_a_deal(web_server: Server, browser: Any)
             lines = [number(row[2]) for row in rows[1:-2]]
             assert rows[-2][:2] == ["sum", "This deal"] and sum(lines) == number(rows[-2][2])
             assert rows[1][0] == "on_table" and rows[1][1].endswith(": on the table")
-        assert [number(rows[-2][2]) for rows in sides] == [int(t) for t in panel]
+        assert [number(rows[-2][2]) for rows in sides] == [number(t) for t in panel]
         page.click("#sheet-close")
         assert not page.evaluate("document.querySelector('#sheet').open")
         if page is ann_page:  # Bob still reads: the finished deal stays on Ann's table
@@ -89,10 +118,69 @@ def test_two_people_and_a_computer_play_a_deal(web_server: Server, browser: Any)
     for page in (ann_page, bob_page):  # both have closed the sheet: the next deal
         page.wait_for_function("() => /Deal 2/.test(document.querySelector('#status').textContent)")
         assert page.is_hidden("#dealend")
-    for seat in (ann, bob):
+    close(ann, bob)
+
+
+SEATS = ["person", "person", "expert"]
+
+
+def at_table(server: Server, browser: Any, wanted: Callable[[Game], bool],
+             back: int = 0) -> tuple[Seat, Seat]:
+    """Ann's and Bob's pages at a table like the lobby's (seed 4) made where ``wanted``
+    first holds with a person to move (less ``back`` moves)."""
+    found = (lambda g: g.turn in (0, 1) and wanted(g)) if not back else wanted
+    table = make_table(server, seats=SEATS, seed=4, moves=opening(4, 3, found, back=back))
+    seats = []
+    for number in (0, 1):
+        _, page = new_page(browser)
+        seats.append(table.open(page, number))
+        page.wait_for_selector("#game:not([hidden])")
+    return seats[0], seats[1]
+
+
+def mover(ann: Seat, bob: Seat) -> tuple[int, Seat]:
+    """The person whose turn it is, once their page shows it."""
+    for _ in range(400):
+        for number, seat in ((0, ann), (1, bob)):
+            if seat.my_turn():
+                return number, seat
+        ann.page.wait_for_timeout(50)
+    raise AssertionError("neither person's page shows their turn")
+
+
+def close(*seats: Seat) -> None:
+    for seat in seats:
         assert seat.problems.real() == []
-    ann_context.close()
-    bob_context.close()
+        seat.page.context.close()
+
+
+def play_turns(seats: dict[int, Seat], on_turn: Callable[[int, Seat], bool],
+               done: Callable[[], bool]) -> None:
+    """Play the people's turns by ``on_turn`` until ``done()``."""
+    deadline = time.monotonic() + 120
+    while not done():
+        assert time.monotonic() < deadline, "the first turns never came to an end"
+        for number, seat in seats.items():
+            if seat.my_turn():
+                on_turn(number, seat)
+                break
+        else:
+            time.sleep(0.1)
+
+
+def deep_take(game: Game) -> str | None:
+    """A take of a card below the pile's top, when one is legal."""
+    top = face_str(face_of(game.deal.pile[-1])) if game.deal.pile else None
+    return next((str(m) for m in game.legal_moves() if str(m).startswith("take ")
+                 and str(m).split()[1].removesuffix("/2") != top), None)
+
+
+def layoffs_on_other(game: Game) -> list[str]:
+    """The lay-offs (no joker) the mover may make on a meld of the other person's cards."""
+    other = 1 - game.turn
+    theirs = {meld.name for meld in game.deal.melds if any(c.seat == other for c in meld.cards)}
+    return [str(m) for m in game.legal_moves() if str(m).startswith("layoff ")
+            and "*" not in str(m) and str(m).split()[2] in theirs]
 
 
 def number(text: str) -> int:
