@@ -30,3 +30,15 @@ def at_last_turn(seed: int, players: int, *, seat: int = 0, preset: str = "class
             last = index
         game.play(move)
     return moves[:last]
+
+
+def after_rounds(seed: int, players: int, rounds: int, *, seat: int = 0,
+                 preset: str = "classic") -> list[str]:
+    """The moves of a table seeded ``seed`` (``simple`` playing every seat) until ``seat``
+    is to draw after about ``rounds`` rounds of turns (two moves a turn at least): a table
+    some melds into its deal, opened at ``seat``'s turn."""
+    def wanted(game: Game) -> bool:
+        return (game.turn == seat and game.deal.phase == Phase.DRAW
+                and len(game.deal.moves) >= 2 * players * rounds)
+
+    return opening(seed, players, wanted, preset=preset)

@@ -19,10 +19,12 @@ from browserkit import (
     Server,
     choose_move,
     create_in_lobby,
+    make_table,
     new_page,
     serious,
     sheet_open,
 )
+from positionkit import after_rounds
 
 GEOMETRY = """() => {
     const box = (el) => { const r = el.getBoundingClientRect();
@@ -71,12 +73,25 @@ def table(browser: Any, server: Server, size: dict[str, int], players: int,
     context, page = new_page(browser, size, is_mobile=touch, has_touch=touch,
                              **(MOTION if motion else {}))
     seat = Seat(page, tap=touch)
-    create_in_lobby(page, server, name="Ann", seats=["person"] + ["expert"] * (players - 1),
+    # ``simple`` answers at once and melds whatever it can: the seats' melds come soon.
+    create_in_lobby(page, server, name="Ann", seats=["person"] + ["simple"] * (players - 1),
                     **create)
     page.wait_for_selector("#game:not([hidden])")
     return context, page, seat
 
 
+def table_at(browser: Any, server: Server, size: dict[str, int], players: int,
+             seed: int) -> tuple[Any, Any, Seat]:
+    """Ann's page at a table made three rounds into its deal (:func:`positionkit.after_rounds`),
+    at her turn: seats with melds and fewer cards, without a page playing to there."""
+    touch = size == PHONE
+    context, page = new_page(browser, size, is_mobile=touch, has_touch=touch)
+    made = make_table(server, seats=["person"] + ["simple"] * (players - 1), seed=seed,
+                      moves=after_rounds(seed, players, 3))
+    seat = made.open(page, 0, tap=touch)
+    page.wait_for_selector("#game:not([hidden])")
+    page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
+    return context, page, seat
 
 
 def check_places(shape: dict[str, Any], players: int, wide: bool) -> None:
@@ -133,8 +148,7 @@ def check_places(shape: dict[str, Any], players: int, wide: bool) -> None:
 def test_seats_around_the_table_on_a_desktop_and_a_phone(web_server: Server, browser: Any,
                                                          players: int) -> None:
     for size in (DESKTOP, PHONE):
-        context, page, seat = table(browser, web_server, size, players, seed=4)
-        play_turns(seat, 3)
+        context, page, seat = table_at(browser, web_server, size, players, seed=4)
         check_places(page.evaluate(GEOMETRY), players, size == DESKTOP)
         assert serious(page) == []
         assert seat.problems.real() == []
@@ -157,8 +171,7 @@ def test_the_partner_sits_opposite(web_server: Server, browser: Any) -> None:
 def test_no_sideways_scroll_at_three_and_six(web_server: Server, browser: Any,
                                             players: int) -> None:
     for size in (DESKTOP, PHONE):
-        context, page, seat = table(browser, web_server, size, players, seed=6)
-        play_turns(seat, 2)
+        context, page, _seat = table_at(browser, web_server, size, players, seed=6)
         check_places(page.evaluate(GEOMETRY), players, size == DESKTOP)
         context.close()
 
