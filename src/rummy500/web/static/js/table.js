@@ -6,6 +6,7 @@
 
 import { ApiError, getJSON } from './api.js';
 import { $ } from './dom.js';
+import { setAttr } from './table/inplace.js';
 import { seatAt } from './seats.js';
 import { renderActions } from './table/actions.js';
 import { apiPath, replayPath, tableId } from './table/address.js';
@@ -40,8 +41,9 @@ const WATCH_KEY = `rummy500.watch.${tableId}`;
 function renderTable() {
   renderTableParts();
   const link = /** @type {HTMLAnchorElement} */ ($('#replay-link'));
-  link.hidden = !(model.state && model.state.over);
-  link.href = replayPath();
+  const over = Boolean(model.state && model.state.over);
+  if (link.hidden !== !over) link.hidden = !over;
+  setAttr(link, 'href', replayPath());
   renderAgain();
 }
 

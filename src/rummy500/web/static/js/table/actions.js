@@ -2,7 +2,8 @@
 // claims, pass, hint), each with its key, offered from the engine's legal moves.
 
 import { pretty, prettyList } from '../cards.js';
-import { $, h, replace } from '../dom.js';
+import { $, h } from '../dom.js';
+import { drawInPlace, updateChildren } from './inplace.js';
 import { couldMeld, layoffTargets, meldsFor } from '../moves.js';
 import { replayPath } from './address.js';
 import { askHint } from './hint.js';
@@ -58,12 +59,12 @@ function button(label, key, action, { primary = false, enabled = true, hint = ''
 
 export function renderActions() {
   const s = model.state;
-  const box = $('#actions');
   if (!s || model.seat === null) return;
-  box.replaceChildren();
   used = [];
+  // Drawn in place: the focused button stays (each button's listener is its move's or its
+  // action's, which a kept button keeps).
   try {
-    fillActions(s, box);
+    drawInPlace($('#actions'), (box) => fillActions(s, box));
   } finally {
     explainControls();
   }
@@ -73,7 +74,7 @@ export function renderActions() {
  * by screen readers always, through aria-describedby). */
 function explainControls() {
   const rows = used.map(([label, what, id]) => h('li', { id }, h('strong', {}, label.replace(/…$/, '')), `: ${what}.`));
-  replace($('#control-help'), rows.length ? h('ul', {}, rows) : null);
+  updateChildren($('#control-help'), rows.length ? h('ul', {}, rows) : null);
 }
 
 /**
@@ -81,7 +82,8 @@ function explainControls() {
  * @param {HTMLElement} box
  */
 function fillActions(s, box) {
-  $('#typed').hidden = Boolean(s.over);
+  const typed = $('#typed');
+  if (typed.hidden !== Boolean(s.over)) typed.hidden = Boolean(s.over);
   if (s.over) {
     box.append(h('p', { class: 'muted' }, 'The game is over.'),
       h('a', { href: replayPath(), class: 'button-link' }, 'Replay the game'),

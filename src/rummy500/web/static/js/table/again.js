@@ -39,8 +39,8 @@ export function againParts() {
 export function renderAgain() {
   const notice = $('#again');
   const parts = againParts();
-  notice.hidden = !parts;
-  replace(notice, parts);
+  if (notice.hidden !== !parts) notice.hidden = !parts;
+  if (parts || notice.hasChildNodes()) replace(notice, parts);
   const inSheet = $('#sheet-again');
   if (inSheet && /** @type {HTMLDialogElement} */ ($('#sheet')).open) {
     const focused = inSheet.contains(document.activeElement);

@@ -3,6 +3,7 @@
 // settings say; and for a screen reader, each change of turn said in a live region.
 
 import { $ } from '../dom.js';
+import { setAttr } from './inplace.js';
 import { onSettings, setting } from '../settings.js';
 import { model, myTurn, who } from './model.js';
 import { afterRedraw } from './redraw.js';
@@ -61,9 +62,10 @@ function vibrate() {
 /** The tab's title and icon as the turn and the settings say. */
 function showTab() {
   const yours = myTurn() && setting('title');
-  document.title = yours ? TURN_TITLE : baseTitle;
+  const title = yours ? TURN_TITLE : baseTitle;
+  if (document.title !== title) document.title = title;
   const link = /** @type {HTMLLinkElement | null} */ (document.querySelector('link[rel="icon"]'));
-  if (link) link.href = icon(yours);
+  if (link) setAttr(link, 'href', icon(yours));
 }
 
 /** A new turn: said to screen readers; the viewer's own turn signalled. */

@@ -15,7 +15,7 @@ import { reactionIcon } from './icons.js';
 import { say } from './log.js';
 import { model } from './model.js';
 import { sendFrame } from './outbox.js';
-import { afterRedraw } from './redraw.js';
+import { whenDrawn } from './redraw.js';
 
 /** @typedef {import('../protocol.js').Frame} Frame */
 /** @typedef {import('../protocol.js').ChatLine} ChatLine */
@@ -134,8 +134,7 @@ function onRefused(frame) {
 export function startChat() {
   build();
   startBubbles();
-  afterRedraw('table', placeBubbles);
-  afterRedraw('players', placeBubbles);
+  whenDrawn(placeBubbles);
   onFrame('welcome', onWelcome);
   onFrame('chat', onChat);
   onFrame('refused', onRefused);

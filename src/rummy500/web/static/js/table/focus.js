@@ -1,11 +1,14 @@
 // The keyboard's place at the table, kept through its redraws. A move draws the hand, the pile,
-// the melds or the turn's buttons again, and the focused button goes with them: the focus then
-// goes to the same place in the new drawing (the same meld, the card now at that place of the
-// hand, the same button) or, where that place is gone (a discarded card, the Draw button after
-// the draw), to the hand; never to the page, where a screen reader's user loses their place.
-// A focus the viewer put elsewhere (the talk, a dialog, a click on the page) is left alone.
+// the melds or the turn's buttons again; a button that stands for the same thing is kept (in
+// place, inplace.js) with its focus, but one drawn anew takes the focus with it: the focus then
+// goes, once the change is drawn, to the same place in the new drawing (the same meld, the
+// card now at that place of the hand, the same button) or, where that place is gone (a
+// discarded card, the Draw button after the draw), to the hand; never to the page, where a
+// screen reader's user loses their place. A focus the viewer put elsewhere (the talk, a
+// dialog, a click on the page) is left alone.
 
-import { afterRedraw } from './redraw.js';
+import { takeStop } from './inplace.js';
+import { whenDrawn } from './redraw.js';
 
 /** @typedef {{ area: 'hand' | 'pile' | 'melds' | 'actions' | 'table', key: string }} Place */
 
@@ -68,14 +71,8 @@ function handTarget() {
  */
 function focusOn(el) {
   const row = el.closest('[role="toolbar"]');
-  if (row && el.tagName === 'BUTTON') {
-    for (const b of row.querySelectorAll('button')) {
-      const button = /** @type {HTMLElement} */ (b);
-      button.tabIndex = button === el ? 0 : -1;
-      button.dataset.focus = button === el ? '1' : '';
-    }
-  }
-  el.focus({ preventScroll: byPointer });
+  if (row && el.tagName === 'BUTTON') takeStop(row.querySelectorAll('button'), el, true);
+  if (document.activeElement !== el) el.focus({ preventScroll: byPointer });
 }
 
 /** The focus is nowhere (on the page itself). */
@@ -99,7 +96,14 @@ export function focusTable() {
 }
 
 export function startFocus() {
-  document.addEventListener('focusin', (event) => { place = placeOf(/** @type {Element} */ (event.target)); });
+  document.addEventListener('focusin', (event) => {
+    const el = /** @type {Element} */ (event.target);
+    place = placeOf(el);
+    // A button of a row focused by a click becomes the row's tab stop now, while the page is
+    // laid out: written later, in a redraw, it would make the browser lay the page out again.
+    const row = el.tagName === 'BUTTON' ? el.closest('[role="toolbar"]') : null;
+    if (row) takeStop(row.querySelectorAll('button'), el, true);
+  });
   document.addEventListener('focusout', (event) => {
     const left = /** @type {HTMLElement} */ (event.target);
     if (event.relatedTarget !== null) return;
@@ -111,7 +115,5 @@ export function startFocus() {
   });
   document.addEventListener('pointerdown', () => { byPointer = true; }, { capture: true });
   document.addEventListener('keydown', () => { byPointer = false; }, { capture: true });
-  for (const part of /** @type {const} */ (['table', 'hand', 'sort', 'actions', 'players', 'again'])) {
-    afterRedraw(part, keepFocus);
-  }
+  whenDrawn(keepFocus);
 }

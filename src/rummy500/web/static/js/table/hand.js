@@ -3,6 +3,7 @@
 
 import { renderHand } from '../board.js';
 import { $, h, plural, replace } from '../dom.js';
+import { drawInPlace, setAttr, setText } from './inplace.js';
 import { renderActions } from './actions.js';
 import { meldableFaces } from '../meldable.js';
 import { plainFace } from '../cards.js';
@@ -21,27 +22,44 @@ export function renderMine() {
   if (model.seat === null || !s) return;
   const sortButton = $('#sort-button');
   const next = model.order ? model.sort : model.sort === 'suit' ? 'rank' : 'suit';
-  sortButton.textContent = `Sort by ${next}`;
-  sortButton.setAttribute('aria-label', `${model.order ? 'In your own order' : `Sorted by ${model.sort}`}; sort by ${next}`);
-  $('#hand-heading').textContent = `Your hand (${plural((s.hand || []).length, 'card')})`;
-  renderHand($('#hand'), sortedHand(s), {
-    toggle: toggleCard,
-    selected: new Set(model.selected),
-    mustUse: s.must_use,
-    label: 'Your hand: Space or Enter selects a card',
+  setText(sortButton, `Sort by ${next}`);
+  setAttr(sortButton, 'aria-label', `${model.order ? 'In your own order' : `Sorted by ${model.sort}`}; sort by ${next}`);
+  setText($('#hand-heading'), `Your hand (${plural((s.hand || []).length, 'card')})`);
+  // The cards' buttons stay (a selection changes their state alone): the focused card keeps
+  // the focus. Each card's listener selects its index, which a kept button keeps.
+  drawInPlace($('#hand'), (hand) => {
+    renderHand(hand, sortedHand(s), {
+      toggle: toggleCard,
+      selected: new Set(model.selected),
+      mustUse: s.must_use,
+      label: 'Your hand: Space or Enter selects a card',
+    });
+    markCards(hand, freshMarks(), 'fresh', ', just drawn');
+    if (myTurn() && s.phase === 'play') markMeldable(hand);
   });
-  markCards($('#hand'), freshMarks(), 'fresh', ', just drawn');
-  if (myTurn() && s.phase === 'play') markMeldable($('#hand'));
-  replace($('#legal-list'), (s.legal || []).slice(0, LEGAL_LIST_MAX).map((move) => h('option', { value: move })));
+  renderLegalList(s.legal || []);
   renderActions();
+}
+
+/** @type {readonly string[] | null} */
+let listed = null;
+
+/**
+ * The moves offered to the typed-move box (drawn again only when they changed).
+ * @param {readonly string[]} legal
+ */
+function renderLegalList(legal) {
+  if (listed && listed.length === legal.length && listed.every((move, i) => move === legal[i])) return;
+  listed = legal;
+  replace($('#legal-list'), legal.slice(0, LEGAL_LIST_MAX).map((move) => h('option', { value: move })));
 }
 
 /** The page's first link skips to the viewer's hand, or for a spectator to the table. */
 function skipLink() {
   const skip = /** @type {HTMLAnchorElement} */ ($('#skip'));
   const seated = model.seat !== null;
-  skip.href = seated ? '#hand' : '#play';
-  skip.textContent = seated ? 'Skip to your hand' : 'Skip to the table';
+  setAttr(skip, 'href', seated ? '#hand' : '#play');
+  setText(skip, seated ? 'Skip to your hand' : 'Skip to the table');
 }
 
 /**
@@ -88,9 +106,9 @@ function toggleCard(index) {
   if (focused !== null && focused !== undefined) {
     const again = /** @type {HTMLElement | null} */ (document.querySelector(`#hand button[data-index="${focused}"]`));
     if (again) {
-      for (const b of $('#hand').querySelectorAll('button')) b.tabIndex = -1;
-      again.tabIndex = 0;
-      again.focus();
+      for (const b of $('#hand').querySelectorAll('button')) setAttr(b, 'tabindex', b === again ? '0' : '-1');
+      // The button kept (drawn in place) still has the focus: focusing it again costs a layout.
+      if (document.activeElement !== again) again.focus();
     }
   }
 }

@@ -76,8 +76,9 @@ function askLeave() {
 
 function render() {
   const leave = button();
-  leave.hidden = !canLeave() && asked === null;
-  leave.disabled = asked !== null;
+  const hidden = !canLeave() && asked === null;
+  if (leave.hidden !== hidden) leave.hidden = hidden;
+  if (leave.disabled !== (asked !== null)) leave.disabled = asked !== null;
 }
 
 /** @param {Frame} frame */

@@ -9,6 +9,7 @@ import { $, h, rovingFocus } from '../dom.js';
 import { layoffTargets } from '../moves.js';
 import { seatPlaces } from './around.js';
 import { model, myTurn, selectedCards } from './model.js';
+import { drawInPlace } from './inplace.js';
 import { piecesBySeat } from './pieces.js';
 import { layOff } from './play.js';
 
@@ -76,8 +77,15 @@ function layoffPiece(piece, playing) {
 export function renderTableMelds() {
   const s = model.state;
   if (!s) return;
-  const box = $('#melds');
-  box.replaceChildren();
+  // Drawn in place: a meld's button (whose listener lays off on its id) keeps the focus.
+  drawInPlace($('#melds'), (box) => drawMelds(box, s));
+}
+
+/**
+ * @param {HTMLElement} box
+ * @param {import('../protocol.js').TableState} s
+ */
+function drawMelds(box, s) {
   if (!s.melds.length) {
     const empty = h('p', { class: 'empty' }, 'No melds on the table yet.');
     // Through the style object: the page's policy refuses style attributes.

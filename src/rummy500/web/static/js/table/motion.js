@@ -11,7 +11,7 @@
 
 import { plainFace } from '../cards.js';
 import { model } from './model.js';
-import { afterRedraw, beforeRedraw } from './redraw.js';
+import { afterRedraw, beforeChange } from './redraw.js';
 import { setting } from '../settings.js';
 
 const DURATION_MS = 260;
@@ -224,8 +224,7 @@ function animateSoon() {
 
 /** Cards move whenever the table or the hand's order changes. */
 export function startMotion() {
-  for (const part of /** @type {const} */ (['table', 'sort'])) {
-    beforeRedraw(part, remember);
-    afterRedraw(part, animateSoon);
-  }
+  beforeChange(['table', 'sort'], remember);
+  afterRedraw('table', animateSoon);
+  afterRedraw('sort', animateSoon);
 }

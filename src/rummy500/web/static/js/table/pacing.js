@@ -5,6 +5,7 @@
 // pause_left, clock, bank, watchers) and with the waiting and watchers frames between changes.
 
 import { $, h, replace } from '../dom.js';
+import { setAttr, setText } from './inplace.js';
 import { clockText, waitingWords } from '../talkwords.js';
 import { onFrame } from './frames.js';
 import { clockIcon } from './icons.js';
@@ -126,11 +127,14 @@ function renderClock() {
   let clock = seatBox.parentElement?.querySelector('.seat-clock');
   if (!clock) {
     // Beside the name, not in its line: a narrow seat wraps the clock, never the name.
-    clock = h('span', { class: 'seat-clock', title: 'time left for this turn' });
+    // Marked extra: the seat's panel drawn again in place leaves it (inplace.js).
+    clock = h('span', { class: 'seat-clock', title: 'time left for this turn', dataset: { extra: '' } }, clockIcon(), '');
     seatBox.after(clock);
   }
   const left = (clockEnds - Date.now()) / 1000;
-  clock.replaceChildren(clockIcon(), ` ${clockText(left)}`);
+  const words = /** @type {Text} */ (clock.lastChild);
+  const text = ` ${clockText(left)}`;
+  if (words.data !== text) words.data = text;
   clock.classList.toggle('short', left <= 10);
 }
 
@@ -152,14 +156,14 @@ function renderBanks() {
       continue;
     }
     if (!tag) {
-      tag = h('span', { class: 'seat-bank', title: 'time bank: spent when a turn clock runs out' });
+      tag = h('span', { class: 'seat-bank', title: 'time bank: spent when a turn clock runs out', dataset: { extra: '' } });
       facts.append(tag);
     }
     const left = bankLeft(entry.seat);
     tag.classList.toggle('running', entry.seat === running && left > 0);
-    tag.setAttribute('title', entry.seat === running && left > 0
+    setAttr(tag, 'title', entry.seat === running && left > 0
       ? 'the turn clock ran out: the time bank runs' : 'time bank: spent when a turn clock runs out');
-    tag.textContent = `bank ${clockText(left)}`;
+    setText(tag, `bank ${clockText(left)}`);
   }
 }
 

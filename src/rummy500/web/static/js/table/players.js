@@ -5,6 +5,7 @@
 import { seatBadge } from '../board.js';
 import { cardBack, pretty } from '../cards.js';
 import { $, h, plural } from '../dom.js';
+import { drawInPlace, setText } from './inplace.js';
 import { sideOfSeat, standing } from '../words.js';
 import { shortMove } from '../recent.js';
 import { dealNumber, model, myTurn, who } from './model.js';
@@ -30,13 +31,21 @@ function presenceOf(entry) {
 export function renderPlayers() {
   const s = model.state;
   if (!s) return;
-  const me = model.seat;
-  const sides = model.sides;
   const box = $('#players');
-  box.replaceChildren();
   // Five seats and more: narrower panels (seats.css).
   box.classList.toggle('many', s.players >= 5);
   setTableGrid(s.players);
+  // Drawn in place: the panels of seats whose facts did not change are not written.
+  drawInPlace(box, (panels) => drawPanels(panels, s));
+}
+
+/**
+ * @param {HTMLElement} box
+ * @param {TableState} s
+ */
+function drawPanels(box, s) {
+  const me = model.seat;
+  const sides = model.sides;
   const areas = new Map(seatPlaces(s.players, me).map((place) => [place.seat, place]));
   // Read in the order of play from the viewer's left, the viewer last.
   const order = [];
@@ -119,6 +128,6 @@ function phaseWords(s) {
 export function renderStatus() {
   const s = model.state;
   if (!s) return;
-  $('#status').textContent = `Deal ${dealNumber(s)}. ${phaseWords(s)}`;
+  setText($('#status'), `Deal ${dealNumber(s)}. ${phaseWords(s)}`);
   $('#status').classList.toggle('yours', myTurn());
 }

@@ -1,7 +1,8 @@
 // The score table beside the game: each deal's scores with the running totals, the leader,
 // and the points on the table this deal.
 
-import { $, h, replace } from '../dom.js';
+import { $, h } from '../dom.js';
+import { updateChildren } from './inplace.js';
 import { sideName, signed, standing, total } from '../words.js';
 import { finishedDeal } from './dealend.js';
 import { model, who } from './model.js';
@@ -21,7 +22,7 @@ export function renderScores() {
       h('th', { scope: 'row' }, String(i + 1)),
       deal.scores.map((score, side) => h('td', {}, h('span', { class: 'score' }, signed(score)), h('span', { class: 'running' }, ` ${total(deal.totals_after[side])}`)))))),
     h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'Total'), (s.totals || []).map((t) => h('td', {}, total(t))))));
-  replace($('#scores'), table,
+  updateChildren($('#scores'), table,
     h('p', { class: 'muted' }, standing(s, model.info.target_score)),
     onTable(s));
 }

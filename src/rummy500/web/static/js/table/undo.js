@@ -36,8 +36,9 @@ export function askUndo() {
 
 function render() {
   const undo = button();
-  undo.hidden = !undoOffered(model.state, model.seat);
-  undo.disabled = asked !== null;
+  const hidden = !undoOffered(model.state, model.seat);
+  if (undo.hidden !== hidden) undo.hidden = hidden;
+  if (undo.disabled !== (asked !== null)) undo.disabled = asked !== null;
 }
 
 /** @param {Frame} frame */
