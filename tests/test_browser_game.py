@@ -65,9 +65,8 @@ def test_two_people_and_a_computer_play_a_deal(web_server: Server, browser: Any)
 
     # Later in a deal, at tables made there: a deep take, a lay-off on the other person's
     # meld, and the deal's end.
-    ann, bob = at_table(web_server, browser, lambda g: g.deal.phase == DRAW_PHASE
+    me, seat = mover_at(web_server, browser, lambda g: g.deal.phase == DRAW_PHASE
                         and deep_take(g) is not None)
-    me, seat = mover(ann, bob)
     pile, hand = seat.pile(), seat.hand()
     move = choose_move(seat, me)
     assert move.startswith("take ") and move.split()[1] != pile[-1], move
@@ -76,11 +75,10 @@ def test_two_people_and_a_computer_play_a_deal(web_server: Server, browser: Any)
     assert len(seat.hand()) == len(hand) + taken
     assert len(seat.pile()) == len(pile) - taken
     assert seat.log()[-1].startswith("You take") and "above it" in seat.log()[-1]
-    close(ann, bob)
+    close(seat)
 
-    ann, bob = at_table(web_server, browser, lambda g: g.deal.phase == PLAY_PHASE
+    me, seat = mover_at(web_server, browser, lambda g: g.deal.phase == PLAY_PHASE
                         and bool(layoffs_on_other(g)))
-    me, seat = mover(ann, bob)
     other_person = 1 - me
     theirs = {m for m, seats in seat.meld_seats().items() if other_person in seats}
     move = next(m for m in seat.legal() if m.startswith("layoff ") and "*" not in m
@@ -89,7 +87,7 @@ def test_two_people_and_a_computer_play_a_deal(web_server: Server, browser: Any)
     meld = move.split()[2]
     assert {me, other_person} <= seat.meld_seats()[meld]
     assert seat.log()[-1].startswith(f"You lay off {pretty(move.split()[1])} on {meld}")
-    close(ann, bob)
+    close(seat)
 
     ann, bob = at_table(web_server, browser, deal_over(1), back=3)  # Bob goes out
     ann_page, bob_page = ann.page, bob.page
@@ -127,9 +125,8 @@ SEATS = ["person", "person", "expert"]
 def at_table(server: Server, browser: Any, wanted: Callable[[Game], bool],
              back: int = 0) -> tuple[Seat, Seat]:
     """Ann's and Bob's pages at a table like the lobby's (seed 4) made where ``wanted``
-    first holds with a person to move (less ``back`` moves)."""
-    found = (lambda g: g.turn in (0, 1) and wanted(g)) if not back else wanted
-    table = make_table(server, seats=SEATS, seed=4, moves=opening(4, 3, found, back=back))
+    first holds, less ``back`` moves."""
+    table = make_table(server, seats=SEATS, seed=4, moves=opening(4, 3, wanted, back=back))
     seats = []
     for number in (0, 1):
         _, page = new_page(browser)
@@ -138,14 +135,22 @@ def at_table(server: Server, browser: Any, wanted: Callable[[Game], bool],
     return seats[0], seats[1]
 
 
-def mover(ann: Seat, bob: Seat) -> tuple[int, Seat]:
-    """The person whose turn it is, once their page shows it."""
-    for _ in range(400):
-        for number, seat in ((0, ann), (1, bob)):
-            if seat.my_turn():
-                return number, seat
-        ann.page.wait_for_timeout(50)
-    raise AssertionError("neither person's page shows their turn")
+def mover_at(server: Server, browser: Any, wanted: Callable[[Game], bool]) -> tuple[int, Seat]:
+    """The page of the person to move at a table like the lobby's (seed 4) made where
+    ``wanted`` first holds with Ann or Bob to move, once it shows their turn."""
+    movers: list[int] = []
+
+    def found(game: Game) -> bool:
+        if game.turn in (0, 1) and wanted(game):
+            movers.append(game.turn)
+            return True
+        return False
+
+    table = make_table(server, seats=SEATS, seed=4, moves=opening(4, 3, found))
+    _, page = new_page(browser)
+    seat = table.open(page, movers[0])
+    page.wait_for_function("() => document.querySelector('#status.yours') !== null")
+    return movers[0], seat
 
 
 def close(*seats: Seat) -> None:
