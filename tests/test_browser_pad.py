@@ -148,7 +148,7 @@ def test_a_partnership_game_entered_by_taps_on_a_phone(web_server: Server,
                                                         browser: Any) -> None:
     context, page = new_page(browser, PHONE, **TOUCH)
     keeper = Scorekeeper(page)
-    pad = whole_game("partnership", 2)
+    pad = whole_game("partnership", 21)  # a game of three deals, the fewest of the seeds
     assert len(pad["deals"]) >= 3
     keeper.start(web_server, "partnership", ["Ann", "Bob", "Cy", "Di"])
     play_in(keeper, pad)
