@@ -152,7 +152,9 @@ def test_a_whole_online_game_from_the_terminal_beside_a_browser_seat(
         web_server: Server, browser: Any, tmp_path: Path) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     made = web_server.post("/api/tables", {
-        "rules": {"preset": "classic", "target_score": 100}, "players": 3, "seed": 8,
+        # A game of two deals (27 and 15 moves): a deal pause between them, and an end.
+        "rules": {"preset": "classic", "target_score": None, "max_deals": 2}, "players": 3,
+        "seed": 104,
         "turn_s": 8, "deal_pause_s": 120,
         "seats": [{"kind": "person", "name": "Ann"}, {"kind": "person"},
                   {"kind": "bot", "bot": "simple"}]})
