@@ -131,10 +131,11 @@ function onNet(kind, detail) {
  */
 function showState(state, seq) {
   stopWaiting();
-  // Where the table stands, for anyone inspecting the page (and the browser tests).
-  Object.assign(document.body.dataset, { seq: String(seq), phase: state.phase, turn: String(state.turn) });
   show('game');
   applyState(state, seq);
+  // Where the table stands, for anyone inspecting the page (and the browser tests). Written
+  // after the table is drawn: motion reads where the cards stood before anything is written.
+  Object.assign(document.body.dataset, { seq: String(seq), phase: state.phase, turn: String(state.turn) });
 }
 
 /** @param {Frame} frame */
@@ -158,8 +159,8 @@ function onUpdate(frame) {
   const prev = model.state;
   if (!frame.state || !hasDeal(frame.state)) return;
   const seq = frame.seq ?? -1;
-  logUpdate(frame.event, seq, prev, frame.state);
   showState(frame.state, seq);
+  logUpdate(frame.event, seq, prev, frame.state);
   forgetHintBefore(seq);
   sheetsCheck(false);
 }

@@ -5,7 +5,10 @@ import { $, h, replace } from '../dom.js';
 
 /** @param {'loading' | 'join' | 'waiting' | 'game'} part */
 export function show(part) {
-  for (const id of ['loading', 'join', 'waiting', 'game']) $(`#${id}`).hidden = id !== part;
+  for (const id of ['loading', 'join', 'waiting', 'game']) {
+    const el = $(`#${id}`);
+    if (el.hidden !== (id !== part)) el.hidden = id !== part;
+  }
 }
 
 /** @param {string} text */
