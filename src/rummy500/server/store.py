@@ -30,6 +30,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from .appends import Append as _Append
+from .appends import append_postgres, append_sqlite
 from .cleaning import name_clash
 from .database import (
     async_url,
@@ -57,34 +59,6 @@ _SET_SEQ = (update(tables)
             .where(tables.c.id == bindparam("b_id"), tables.c.seq == bindparam("b_after"))
             .values(seq=bindparam("b_seq"), status=bindparam("b_status"),
                     updated=bindparam("b_now")))
-
-
-_SQLITE_SET_SEQ = "UPDATE tables SET seq = ?, status = ?, updated = ? WHERE id = ? AND seq = ?"
-_SQLITE_ADD_CHANGE = ("INSERT INTO changes (table_id, seq, seat, move, at, standin, spent) "
-                      "VALUES (?, ?, ?, ?, ?, ?, ?)")
-""":data:`_SET_SEQ` and the insert of :func:`_change_row`, as SQLite's driver takes them."""
-
-_PG_LOCK = "SELECT id FROM tables WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE"
-_PG_SET_SEQ = ("UPDATE tables SET seq = w.seq, status = w.status, updated = $5 "
-               "FROM unnest($1::text[], $2::int[], $3::int[], $4::text[]) "
-               "AS w(id, after, seq, status) "
-               "WHERE tables.id = w.id AND tables.seq = w.after RETURNING tables.id")
-_PG_ADD_CHANGES = ("INSERT INTO changes (table_id, seq, seat, move, at, standin, spent) "
-                   "SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::text[], "
-                   "$5::float8[], $6::int[], $7::float8[])")
-_PG_NOTIFY = "SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p"
-"""The batch of appends in PostgreSQL, one statement for each step (asyncpg's form)."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Append:
-    """One table's changes waiting for the next commit, and who waits for it."""
-
-    table_id: str
-    after: int
-    made: tuple[Change, ...]
-    status: str
-    future: asyncio.Future[bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,8 +294,8 @@ class Store:
         """Store each append whose table is still where it follows, in one transaction."""
         now = time.time()
         if self.postgres:
-            return await self._append_postgres(batch, now)
-        if await self._append_sqlite(batch, now):
+            return await append_postgres(self.engine, batch, now)
+        if await append_sqlite(self.engine, batch, now):
             return [True] * len(batch)
         async with self.engine.connect() as conn:  # some table moved on: one by one
             stored = await self._compare_and_set(conn, batch, now)
@@ -331,55 +305,6 @@ class Store:
                     _change_row(one.table_id, c, now) for one in done for c in one.made])
             await conn.commit()
         return stored
-
-    async def _append_sqlite(self, batch: Sequence[_Append], now: float) -> bool:
-        """SQLite: the whole batch stored and committed if every table is still where it
-        follows (False: none is, and the caller goes table by table). Written to the
-        driver directly: three calls to its thread, where SQLAlchemy's execute makes
-        sixteen (a cursor made and closed for each statement, the result read) and each
-        costs more CPU than the statement (the move's largest cost but the frames)."""
-        async with self.engine.connect() as conn:
-            database = (await conn.get_raw_connection()).driver_connection
-            assert database is not None
-            moved = await database.executemany(_SQLITE_SET_SEQ, [
-                (one.made[-1].seq, one.status, now, one.table_id, one.after) for one in batch])
-            if moved.rowcount != len(batch):
-                await database.rollback()
-                return False
-            await database.executemany(_SQLITE_ADD_CHANGE, [
-                (one.table_id, c.seq, c.seat, c.move, now, 1 if c.standin else None,
-                 c.spent or None) for one in batch for c in one.made])
-            await database.commit()
-        return True
-
-    async def _append_postgres(self, batch: Sequence[_Append], now: float) -> list[bool]:
-        """PostgreSQL: each append whose table is still where it follows, stored in one
-        transaction of five statements whatever the batch's size, written to the driver
-        directly (SQLAlchemy's execute costs more CPU than the statement): the tables'
-        rows locked in the order of their ids (as in every process: no deadlock), moved
-        on where they still are, then those tables' changes and notifications."""
-        order = sorted(batch, key=lambda one: one.table_id)
-        async with self.engine.connect() as conn:
-            database = (await conn.get_raw_connection()).driver_connection
-            assert database is not None
-            async with database.transaction():
-                await database.execute(_PG_LOCK, [one.table_id for one in order])
-                moved = {row[0] for row in await database.fetch(
-                    _PG_SET_SEQ, [one.table_id for one in order],
-                    [one.after for one in order], [one.made[-1].seq for one in order],
-                    [one.status for one in order], now)}
-                done = [one for one in order if one.table_id in moved]
-                if done:
-                    rows = [(one.table_id, c) for one in done for c in one.made]
-                    await database.execute(
-                        _PG_ADD_CHANGES, [table_id for table_id, _ in rows],
-                        [c.seq for _, c in rows], [c.seat for _, c in rows],
-                        [c.move for _, c in rows], [now] * len(rows),
-                        [1 if c.standin else None for _, c in rows],
-                        [c.spent or None for _, c in rows])
-                    await database.execute(_PG_NOTIFY, NOTIFY_CHANNEL, [
-                        encode(Changed(one.table_id, one.made[-1].seq)) for one in done])
-        return [one.table_id in moved for one in batch]
 
     async def _compare_and_set(self, conn: AsyncConnection, batch: Sequence[_Append],
                                now: float) -> list[bool]:
