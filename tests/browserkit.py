@@ -2,7 +2,12 @@
 serve`` process on loopback, and a driver that plays a seat through the page as a person does
 (clicks on cards, piles, melds and buttons), choosing among the legal moves the page offers.
 
-Without ``/usr/bin/chromium`` the browser tests skip, except in CI (``RUMMY500_CI=1``), where
+The tests drive Debian's ``chromium-headless-shell`` (``/usr/bin/chromium-headless-shell``):
+the same Chromium release and Blink as Debian's ``chromium``, built as the headless shell that
+Playwright itself runs for headless pages, and about a third less CPU a page than the full
+browser's headless mode (the suite is bound by the renderer's CPU). ``RUMMY500_BROWSER`` names
+another Chromium to drive instead, such as ``/usr/bin/chromium``: the whole suite passes on
+either. Without the browser the browser tests skip, except in CI (``RUMMY500_CI=1``), where
 they fail.
 """
 
@@ -20,7 +25,7 @@ import pytest
 
 from serverkit import start_server
 
-CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM = Path(os.environ.get("RUMMY500_BROWSER") or "/usr/bin/chromium-headless-shell")
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                "--disable-component-update", "--no-first-run"]
 DESKTOP = {"width": 1280, "height": 800}
@@ -45,7 +50,8 @@ def need_chromium() -> None:
     """Skip without Chromium, or fail in CI, where the browser tests must run."""
     if CHROMIUM.exists():
         return
-    message = f"the browser tests need Debian's Chromium at {CHROMIUM} (apt-get install chromium)"
+    message = (f"the browser tests need Debian's Chromium at {CHROMIUM} "
+               "(apt-get install chromium-headless-shell, or RUMMY500_BROWSER=/usr/bin/chromium)")
     if os.environ.get("RUMMY500_CI") == "1":
         pytest.fail(message)
     pytest.skip(message)
@@ -493,6 +499,20 @@ def opening(seed: int, players: int, wanted: Any, *, preset: str = "classic",
         if game.deal.over and not game.finished:
             game.start_deal()
     return moves[:len(moves) - back]
+
+
+def person_to_move(wanted: Any, people: tuple[int, ...] = (0, 1)) -> tuple[Any, list[int]]:
+    """An :func:`opening`'s ``wanted`` that holds where ``wanted`` does with one of
+    ``people`` to move, and the list it writes that seat into once found."""
+    mover: list[int] = []
+
+    def found(game: Any) -> bool:
+        if game.turn in people and wanted(game):
+            mover.append(game.turn)
+            return True
+        return False
+
+    return found, mover
 
 
 def deal_over(deal: int) -> Any:

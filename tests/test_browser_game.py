@@ -21,6 +21,7 @@ from browserkit import (
     make_table,
     new_page,
     opening,
+    person_to_move,
     play_deal,
 )
 from rummy500.cards import face_of, face_str
@@ -138,14 +139,7 @@ def at_table(server: Server, browser: Any, wanted: Callable[[Game], bool],
 def mover_at(server: Server, browser: Any, wanted: Callable[[Game], bool]) -> tuple[int, Seat]:
     """The page of the person to move at a table like the lobby's (seed 4) made where
     ``wanted`` first holds with Ann or Bob to move, once it shows their turn."""
-    movers: list[int] = []
-
-    def found(game: Game) -> bool:
-        if game.turn in (0, 1) and wanted(game):
-            movers.append(game.turn)
-            return True
-        return False
-
+    found, movers = person_to_move(wanted)
     table = make_table(server, seats=SEATS, seed=4, moves=opening(4, 3, found))
     _, page = new_page(browser)
     seat = table.open(page, movers[0])

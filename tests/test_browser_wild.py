@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from browserkit import Seat, Server, make_table, new_page, opening
+from browserkit import Seat, Server, make_table, new_page, opening, person_to_move
 from rummy500.game import Game
 from rummy500.position import PLAY_PHASE, RUMMY_PHASE
 
@@ -129,14 +129,7 @@ def at(server: Server, browser: Any,
        wanted: Callable[[Game], bool]) -> tuple[dict[int, Seat], int]:
     """Ann's and Bob's pages at a wild table (with a computer player) made where ``wanted``
     first holds, a person to move; and which of them moves, once the page shows it."""
-    mover: list[int] = []
-
-    def found(game: Game) -> bool:
-        if game.turn in (0, 1) and wanted(game):
-            mover.append(game.turn)
-            return True
-        return False
-
+    found, mover = person_to_move(wanted)
     table = make_table(server, preset="wild", seats=["person", "person", "expert"], seed=SEED,
                        moves=opening(SEED, 3, found, preset="wild"))
     seats = {}
