@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import Column, Float, ForeignKey, Index, Integer, MetaData, String, Table, Text
 from sqlalchemy.engine import make_url
+from sqlalchemy.pool import PoolResetState
 
 log = logging.getLogger("rummy500.server")
 
@@ -124,6 +125,20 @@ def sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def sqlite_reset(dbapi_connection: Any, _record: Any, state: PoolResetState) -> None:
+    """A SQLite connection going back to the pool: what SQLAlchemy's rollback on return
+    does, but only when a transaction is open (the driver's rollback does nothing
+    then, and aiosqlite's call for it is one more hand-off to its thread)."""
+    if state.transaction_was_reset or not state.asyncio_safe:
+        return
+    try:
+        open_transaction = dbapi_connection.driver_connection.in_transaction
+    except ValueError:  # aiosqlite's connection is closed: nothing to roll back
+        return
+    if open_transaction:
+        dbapi_connection.rollback()
+
+
 def private_sqlite_files(database: str) -> None:
     """Make the SQLite file readable by its owner only (it holds every table's seed),
     before SQLite opens it: SQLite gives its -wal and -shm files the same mode."""
@@ -140,4 +155,4 @@ def private_sqlite_files(database: str) -> None:
 
 
 __all__ = ["DatabaseURLError", "async_url", "changes", "chat", "metadata", "plain_postgres_url",
-           "private_sqlite_files", "ready", "seats", "sqlite_pragmas", "tables"]
+           "private_sqlite_files", "ready", "seats", "sqlite_pragmas", "sqlite_reset", "tables"]

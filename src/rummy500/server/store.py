@@ -41,6 +41,7 @@ from .database import (
     ready,
     seats,
     sqlite_pragmas,
+    sqlite_reset,
     tables,
 )
 from .live import BOT, OVER, PLAYING, WAITING, Change, Seat, Spec
@@ -95,8 +96,12 @@ class Store:
             private_sqlite_files(make_url(engine_url).database or "")
             # One connection: SQLite has one writer at a time anyway, and waiting in
             # Python for our turn is cheaper than retrying a busy database.
-            self.engine = create_async_engine(engine_url, pool_size=1, max_overflow=0)
+            # A connection back in the pool is rolled back only if a transaction is open
+            # (rolling back none does nothing but costs a call to aiosqlite's thread).
+            self.engine = create_async_engine(engine_url, pool_size=1, max_overflow=0,
+                                              pool_reset_on_return=None)
             event.listen(self.engine.sync_engine, "connect", sqlite_pragmas)
+            event.listen(self.engine.sync_engine, "reset", sqlite_reset)
 
     async def open(self) -> None:
         """Create or migrate the schema (Alembic)."""
