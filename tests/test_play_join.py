@@ -279,8 +279,15 @@ async def test_a_finished_deal_shows_its_score_sheet_over_the_table(
         await play_turns_until(pilot, screen,
                                lambda: screen.state is not None and bool(screen.state.deals),
                                "the deal's end")
-        await until(pilot, lambda: isinstance(app.screen, SheetScreen)
-                    and bool(app.screen.query(".keys")), "the score sheet, drawn")
+
+        def sheet_shown() -> str:
+            """The sheet's words as drawn so far (it comes up line by line)."""
+            if not isinstance(app.screen, SheetScreen) or not app.screen.query(".keys"):
+                return ""
+            return "\n".join(shown_text(widget) for widget in app.screen.query("Words"))
+
+        await until(pilot, lambda: "Enter or Esc: back to the table" in sheet_shown(),
+                    "the score sheet, drawn to its last line")
         sheet_screen = app.screen
         assert isinstance(sheet_screen, SheetScreen) and sheet_screen.online
         sheet = sheet_screen.sheet
@@ -288,7 +295,7 @@ async def test_a_finished_deal_shows_its_score_sheet_over_the_table(
         assert sheet.sides == ("You", screen.names()[1])
         assert [sum(line.points for line in sheet.side_lines(side)) for side in (0, 1)] == list(
             sheet.scores)
-        shown = "\n".join(shown_text(widget) for widget in sheet_screen.query("Words"))
+        shown = sheet_shown()
         assert shown.startswith(sheet.text) and "Enter or Esc: back to the table" in shown
         assert all(line.text in shown for line in sheet.lines) and sheet.standing in shown
         log = log_text(screen).splitlines()
