@@ -354,5 +354,5 @@ def test_copies_are_told_apart_in_the_hand_and_melds_are_read_as_sent() -> None:
     keys = hand_keys(["7h", "Kc", "7h", "*", "*"], by_rank=False)
     assert len(set(keys)) == 5
     assert [face for face, _ in keys] == [parse_face(t) for t in ("Kc", "7h", "7h", "*", "*")]
-    assert meld_words(TableMeld("m3", ("Qs", "*=Ks", "As"), (0, 1, 1))) == "Q♠ *=K♠ A♠"
-    assert meld_words(TableMeld("m2", ("*", "*", "*"), (0, 0, 0))) == "* * *"
+    assert meld_words(TableMeld("m3", ("Qs", "*=Ks", "As"), (0, 1, 1), 0)) == "Q♠ *=K♠ A♠"
+    assert meld_words(TableMeld("m2", ("*", "*", "*"), (0, 0, 0), 0)) == "* * *"

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { narrowGrid, seatPlaces, sideCounts, wideGrid } from '../../src/rummy500/web/static/js/table/around.js';
-import { meldOwner, piecesBySeat } from '../../src/rummy500/web/static/js/table/pieces.js';
+import { piecesBySeat } from '../../src/rummy500/web/static/js/table/pieces.js';
 
 /** @param {number} players @param {number | null} viewer */
 function sides(players, viewer) {
@@ -48,11 +48,15 @@ test('every seat has one place and every place its areas in both grids', () => {
   }
 });
 
-test('a meld lies in front of the seat with most of its cards, a lay-off in front of its own', () => {
-  const run = { id: 'm1', cards: ['4h', '5h', '6h', '7h', '8h'], by: [2, 0, 0, 0, 1] };
-  assert.equal(meldOwner(run), 0);
-  const pieces = piecesBySeat([run, { id: 'm2', cards: ['Kc', 'Kd', 'Ks'], by: [1, 1, 1] }]);
+test('a meld lies in front of the seat that laid it, a lay-off in front of its own', () => {
+  const run = { id: 'm1', cards: ['4h', '5h', '6h', '7h', '8h'], by: [2, 0, 0, 0, 1], owner: 0 };
+  const pieces = piecesBySeat([run, { id: 'm2', cards: ['Kc', 'Kd', 'Ks'], by: [1, 1, 1], owner: 1 }]);
   assert.deepEqual(pieces.get(0).map((p) => [p.meld.id, p.own, p.at]), [['m1', true, [0, 1, 2, 3, 4]]]);
   assert.deepEqual(pieces.get(1).map((p) => [p.meld.id, p.own, p.at]), [['m1', false, [4]], ['m2', true, [0, 1, 2]]]);
   assert.deepEqual(pieces.get(2).map((p) => [p.meld.id, p.own, p.at]), [['m1', false, [0]]]);
+  // Others laid off as many cards as the melder: the meld is still the melder's.
+  const long = { id: 'm3', cards: ['3s', '4s', '5s', '6s', '7s', '8s'], by: [1, 0, 0, 0, 1, 1], owner: 0 };
+  const split = piecesBySeat([long]);
+  assert.deepEqual(split.get(0).map((p) => [p.meld.id, p.own]), [['m3', true]]);
+  assert.deepEqual(split.get(1).map((p) => [p.meld.id, p.own, p.at]), [['m3', false, [0, 4, 5]]]);
 });

@@ -35,8 +35,9 @@ def table_meld(meld: Meld) -> TableMeld:
             cards.append("*" if table_card.face == JOKER else "*=" + face_str(table_card.face))
         else:
             cards.append(card_text(table_card.card))
+    # A meld's cards lie in the order they were laid, so its first is the melder's.
     return TableMeld(f"m{meld.number}", tuple(cards),
-                     tuple(table_card.seat for table_card in ordered))
+                     tuple(table_card.seat for table_card in ordered), meld.cards[0].seat)
 
 
 __all__ = ["card_text", "hand_faces", "table_meld"]

@@ -158,12 +158,14 @@ class TableMeld(Written, frozen=True):
     """In the meld's order (a run low to high); a wild joker as ``*=6h``."""
     by: tuple[int, ...]
     """The seat that laid each card."""
+    owner: int
+    """The seat that laid the meld itself (its lay-offs may be others')."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TableMeld:
         where = "a meld"
         return cls(_get(data, "id", str, where), _texts(data, "cards", where),
-                   _ints(data, "by", where))
+                   _ints(data, "by", where), _get(data, "owner", int, where))
 
 
 def sheet_summary(deal: int, ended: str, sides: Sequence[str], scores: Sequence[int]) -> str:

@@ -98,6 +98,10 @@ export interface TableMeld {
    * The seat that laid each card.
    */
   by: number[];
+  /**
+   * The seat that laid the meld itself (its lay-offs may be others').
+   */
+  owner: number;
 }
 
 /**
