@@ -47,6 +47,8 @@ def test_one_part_a_kind() -> None:
 def test_a_kind_nobody_handles_is_answered_in_words() -> None:
     client = Client("t")
     asyncio.run(Routes().deliver(client, {"type": "continue", "id": "", "deal": 1}))
-    answer = json.loads(str(client.outbox.get_nowait()))
+    frame = client.outbox.get_nowait()
+    assert isinstance(frame, bytes)
+    answer = json.loads(frame)
     assert answer == {"type": "error", "code": "bad_frame",
                       "message": "this server does not handle continue frames"}

@@ -34,7 +34,7 @@ def a_table(preset: str, seed: int) -> LiveTable:
     return table
 
 
-def welcomed(text: str) -> dict[str, Any]:
+def welcomed(text: bytes) -> dict[str, Any]:
     """A welcome frame's state, its chat (which has frames of its own) aside."""
     state: dict[str, Any] = json.loads(text)["state"]
     assert state.pop("chat") == CHAT
@@ -134,7 +134,7 @@ def test_updates_do_not_grow_with_the_game() -> None:
         def heard(change: Change, _: Any) -> None:
             made = frames.update(change.seq, 0, table.view(0), table.event_for(0), {V2, V3})
             for version, text in made.items():
-                sizes[version].append(len(text.encode()))
+                sizes[version].append(len(text))
 
         table.make(seat, bots[seat].decide(table.game.view(seat)).move, heard)
     third = len(sizes[V3]) // 3

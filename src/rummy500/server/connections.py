@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,25 +37,47 @@ class Client:
     joined: bool = False
     version: int = V2
     """The protocol version it asked for in its hello."""
-    outbox: asyncio.Queue[str | int] = field(
+    outbox: asyncio.Queue[bytes | int] = field(
         default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
-    """JSON text frames to send, or a close code that ends the connection."""
-    send_now: Callable[[str], bool] | None = None
-    """Writes a frame to the socket at once if it can (:data:`.transport.SEND_NOW`): used
+    """JSON text frames (UTF-8) to send, or a close code that ends the connection."""
+    send_now: Callable[[Sequence[bytes]], bool] | None = None
+    """Writes frames to the socket at once if it can (:data:`.transport.SEND_NOW`): used
     while nothing waits in the outbox and the writer is not sending, so frames keep
     their order."""
     writing: bool = False
     """The writer has taken a frame from the outbox and is sending it."""
+    held: list[bytes] | None = None
+    """Frames kept back by :meth:`hold` until :meth:`release`."""
 
-    def send(self, frame: dict[str, Any] | str) -> None:
-        text = frame if isinstance(frame, str) else encode(frame).decode()
+    def send(self, frame: dict[str, Any] | bytes) -> None:
+        data = frame if isinstance(frame, bytes) else encode(frame)
+        if self.held is not None:
+            self.held.append(data)
+        else:
+            self._out([data])
+
+    def hold(self) -> None:
+        """Keep the frames sent from now until :meth:`release`, to go out together (in one
+        write to the socket, when it can be written at once)."""
+        if self.held is None:
+            self.held = []
+
+    def release(self) -> None:
+        """Send the frames kept since :meth:`hold`, in order."""
+        held, self.held = self.held, None
+        if held:
+            self._out(held)
+
+    def _out(self, frames: list[bytes]) -> None:
         if (self.send_now is not None and not self.writing and self.outbox.empty()
-                and self.send_now(text)):
+                and self.send_now(frames)):
             return
-        try:
-            self.outbox.put_nowait(text)
-        except asyncio.QueueFull:
-            self.close(CLOSE_TOO_SLOW)
+        for data in frames:
+            try:
+                self.outbox.put_nowait(data)
+            except asyncio.QueueFull:
+                self.close(CLOSE_TOO_SLOW)
+                return
 
     def close(self, code: int) -> None:
         while True:
@@ -122,10 +144,10 @@ class Connections:
     def watched(self, table_id: str) -> bool:
         return bool(self._by_table.get(table_id))
 
-    def broadcast(self, table_id: str, frame: dict[str, Any] | str) -> None:
-        text = frame if isinstance(frame, str) else encode(frame).decode()
+    def broadcast(self, table_id: str, frame: dict[str, Any] | bytes) -> None:
+        data = frame if isinstance(frame, bytes) else encode(frame)
         for client in self.of(table_id):
-            client.send(text)
+            client.send(data)
 
     def everyone(self) -> Iterator[Client]:
         for clients in list(self._by_table.values()):

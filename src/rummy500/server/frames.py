@@ -87,7 +87,7 @@ class Frames:
                 del self.sent[reader]
 
     def welcome(self, seq: int, reader: Reader, state: SeatState, version: int,
-                chat: list[dict[str, Any]]) -> str:
+                chat: list[dict[str, Any]]) -> bytes:
         """The welcome of a client of ``reader`` at change ``seq``: the whole state."""
         kept = self.sent.get(reader)
         if kept is None or kept[0] != seq:
@@ -97,22 +97,22 @@ class Frames:
         frame: dict[str, Any] = {"type": "welcome", "seat": reader, "seq": seq, "state": data}
         if version != V2:
             frame["v"] = version
-        return encode(frame).decode()
+        return encode(frame)
 
     def update(self, seq: int, reader: Reader, state: SeatState, event: Any,
-               versions: set[int]) -> dict[int, str]:
+               versions: set[int]) -> dict[int, bytes]:
         """The update of change ``seq`` for ``reader``'s clients, by the versions they speak;
         ``state`` is the reader's state after it, ``event`` the change as it is told."""
         kept = self.sent.get(reader)
         self.sent[reader] = (seq, state)
-        frames: dict[int, str] = {}
+        frames: dict[int, bytes] = {}
         if V3 in versions:
             changed, grown = changes(None if kept is None else kept[1], state)
             frames[V3] = encode({"type": "update", "seq": seq, "event": event,
-                                 "set": changed, "append": grown}).decode()
+                                 "set": changed, "append": grown})
         if V2 in versions:
             frames[V2] = encode({"type": "update", "seq": seq, "event": event,
-                                 "state": whole(state, V2)}).decode()
+                                 "state": whole(state, V2)})
         return frames
 
 

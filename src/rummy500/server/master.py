@@ -283,8 +283,10 @@ class Master:
 
     async def submit(self, table_id: str, seat: int, seq: int, move: str,
                      *, before_store: Callable[[LiveTable], None] | None = None,
-                     ) -> Refusal | int:
-        """Check, store and broadcast ``seat``'s move; its change's seq or a refusal."""
+                     mover: Client | None = None) -> Refusal | int:
+        """Check, store and broadcast ``seat``'s move; its change's seq or a refusal.
+        ``mover``: the client that sent it, whose frames of the move are held
+        (:meth:`.Client.hold`) for the caller to release with its ``ack``."""
         if self.closing:
             return Refusal(UNAVAILABLE, "the server is shutting down: try again shortly")
         async with self.holding(table_id) as table:
@@ -298,7 +300,7 @@ class Master:
                 return checked
             if before_store is not None:
                 before_store(table)
-            rendered: list[dict[tuple[int | None, int], str]] = []
+            rendered: list[dict[tuple[int | None, int], bytes]] = []
             made = table.make(seat, checked, lambda change, event: rendered.append(
                 self._render(table, change.seq)), self.overrun(table, seat))
             try:
@@ -320,6 +322,8 @@ class Master:
                     self.changed(fresh)
                 return Refusal(STALE, "the table moved on: read the latest state and move again")
             self.last_local.add(table_id)
+            if mover is not None:
+                mover.hold()
             for frames in rendered:
                 self._send_rendered(table, frames)
             self.changed(table)
@@ -443,14 +447,14 @@ class Master:
         """``seat``'s state of ``table`` as plain data (version 3's form)."""
         return self.view(table, seat).to_json()
 
-    def welcome(self, table: LiveTable, client: Client, chat: list[dict[str, Any]]) -> str:
+    def welcome(self, table: LiveTable, client: Client, chat: list[dict[str, Any]]) -> bytes:
         """The welcome of ``client`` (seated or watching) at the table as it stands now."""
         return self.frames_of(table).welcome(table.seq, client.seat,
                                              self.view(table, client.seat), client.version,
                                              chat)
 
     def _render(self, table: LiveTable, seq: int,
-                event: Any = None) -> dict[tuple[int | None, int], str]:
+                event: Any = None) -> dict[tuple[int | None, int], bytes]:
         """The update frame of one change for each reader (a seat, or the spectators) and
         version of the clients here: each reader's state is built once, and each frame
         written once. ``event``: the same for every reader (else each reader's own)."""
@@ -463,7 +467,7 @@ class Master:
             readers.setdefault(client.seat, set()).add(client.version)
         frames = self.frames_of(table)
         frames.forget(set(readers))
-        rendered: dict[tuple[int | None, int], str] = {}
+        rendered: dict[tuple[int | None, int], bytes] = {}
         infos, extra = table.seat_infos(), self.extra_state(table)
         for reader, versions in readers.items():
             told = table.event_for(reader) if event is None else event
@@ -479,7 +483,7 @@ class Master:
         self._send_rendered(table, self._render(table, seq, event))
 
     def _send_rendered(self, table: LiveTable,
-                       frames: dict[tuple[int | None, int], str]) -> None:
+                       frames: dict[tuple[int | None, int], bytes]) -> None:
         for client in self.connections.of(table.id):
             frame = frames.get((client.seat, client.version))
             if frame is not None:

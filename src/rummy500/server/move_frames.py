@@ -31,20 +31,24 @@ class MoveFrames:
     async def move(self, client: Client, frame: dict[str, Any]) -> None:
         """A client's move: refused, or stored, acknowledged and broadcast."""
         started = time.monotonic()
-        if client.seat is None:
-            outcome: Refusal | int = Refusal(NOT_SEATED, "a spectator cannot move")
-        elif gone := left_refusal(self.master.live.get(client.table_id), client.seat):
-            outcome = gone
-        else:
-            outcome = await unless_away(
-                self.master.submit(client.table_id, client.seat, frame["seq"], frame["move"]))
-        if isinstance(outcome, Refusal):
-            metrics.refused(outcome.code)
-            refuse(client, frame["id"], outcome)
-        else:
-            client.send({"type": "ack", "id": frame["id"], "seq": outcome})
-            metrics.moved("person")
-            metrics.acked(time.monotonic() - started)
+        try:
+            if client.seat is None:
+                outcome: Refusal | int = Refusal(NOT_SEATED, "a spectator cannot move")
+            elif gone := left_refusal(self.master.live.get(client.table_id), client.seat):
+                outcome = gone
+            else:
+                outcome = await unless_away(self.master.submit(
+                    client.table_id, client.seat, frame["seq"], frame["move"], mover=client))
+            if isinstance(outcome, Refusal):
+                metrics.refused(outcome.code)
+                refuse(client, frame["id"], outcome)
+            else:
+                # The ack goes out with the mover's update, in one write to its socket.
+                client.send({"type": "ack", "id": frame["id"], "seq": outcome})
+                metrics.moved("person")
+                metrics.acked(time.monotonic() - started)
+        finally:
+            client.release()
 
     async def undo(self, client: Client, frame: dict[str, Any]) -> None:
         """A seat takes its last move back (counted with the moves refused when refused)."""

@@ -85,7 +85,7 @@ async def _write(websocket: WebSocket, client: Client) -> None:
             return
         client.writing = True
         try:
-            await websocket.send_text(item)
+            await websocket.send_text(item.decode())
         except Exception:
             return
         finally:

@@ -24,6 +24,7 @@ than through the ASGI ``send`` and its layers (the frames of every move go that 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -41,8 +42,9 @@ BAD_UPGRADE = (b"HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=u
 """The answer to an upgrade request websockets could not read, when it gives none."""
 
 SEND_NOW = "rummy500.send_now"
-"""The scope extension of an open WebSocket's ``send_now(text) -> bool``: the text frame
-written to the socket at once, or False when it cannot be now (the handshake not done,
+"""The scope extension of an open WebSocket's ``send_now(frames) -> bool``: text frames
+(each given as its UTF-8 bytes) written to the socket at once, in one write, or False
+when they cannot be now (the handshake not done,
 closing, or the peer reading too slowly: the transport paused writing), when the caller
 sends it through the ASGI ``send``, which waits."""
 
@@ -187,11 +189,12 @@ def guarded_protocols(settings: ServerSettings, connections: Connections,
                 extensions: Any = self.scope["extensions"]
                 extensions[SEND_NOW] = self.send_now
 
-        def send_now(self, text: str) -> bool:
+        def send_now(self, frames: Sequence[bytes]) -> bool:
             if (not self.handshake_complete or self.close_sent or self.disconnected
                     or not self.writable.is_set() or self.conn.state is not State.OPEN):
                 return False
-            self.conn.send_text(text.encode())
+            for data in frames:
+                self.conn.send_text(data)
             self.transport.write(b"".join(self.conn.data_to_send()))
             return True
 
