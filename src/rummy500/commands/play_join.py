@@ -178,15 +178,28 @@ def run_join(args: argparse.Namespace) -> int:
     if app.joined.said:
         print(app.joined.said)
     app.run()
+    return farewell(app, data_dir(args.save_dir))
+
+
+def farewell(app: RemoteApp, directory: Path) -> int:
+    """The line said once the terminal's seat has closed, and the command's exit code; a
+    token that acts no more is forgotten (the table is gone, or the person left it for
+    good)."""
     joined = app.joined
     if app.unknown_seat:
-        SeatTokens(data_dir(args.save_dir)).forget(joined.base, joined.table)
+        SeatTokens(directory).forget(joined.base, joined.table)
         print(f"rummy500 play: the server no longer knows your seat at {joined.url}",
               file=sys.stderr)
         return 1
+    if app.left_for_good:
+        SeatTokens(directory).forget(joined.base, joined.table)
+        print(f"You left table {joined.url} for good: a computer player plays seat "
+              f"{joined.seat} for the rest of the game.")
+        return 0
     print(f"You left table {joined.url} (seat {joined.seat}); "
           f"{program()} play --join {shlex.quote(joined.url)} takes your seat again.")
     return 0
 
 
-__all__ = ["LOCAL_ONLY", "JoinError", "conflicts", "join", "prepare_join", "run_join"]
+__all__ = ["LOCAL_ONLY", "JoinError", "conflicts", "farewell", "join", "prepare_join",
+           "run_join"]

@@ -221,6 +221,28 @@ class TableConnection:
         client_id = f"m{next(self._ids)}"
         await self.send({"type": "move", "id": client_id,
                          "seq": self.seq if seq is None else seq, "move": move})
+        return await self._answer(client_id, timeout)
+
+    async def send_leave(self, client_id: str | None = None) -> str:
+        """Ask to leave the table for good (docs/protocol.md, "Leaving a table"): a computer
+        player is to play this seat for the rest of the game, and its token acts no more.
+        Only sends the ``leave`` frame, with ``client_id`` (else one of this connection's),
+        and returns that id: the answer, an ``ack`` or a ``refused`` with it, comes to
+        whoever reads this connection's frames (:meth:`leave` reads them itself)."""
+        client_id = client_id or f"l{next(self._ids)}"
+        await self.send({"type": "leave", "id": client_id})
+        return client_id
+
+    async def leave(self, timeout: float | None = 60.0) -> dict[str, Any]:
+        """Leave the table for good and wait for the answer: the ``ack`` (the seat is a
+        computer player's now; a welcome as a spectator follows it) or the ``refused``,
+        whose ``message`` says why (``not_playing`` before the game starts or after it
+        ends)."""
+        return await self._answer(await self.send_leave(), timeout)
+
+    async def _answer(self, client_id: str, timeout: float | None) -> dict[str, Any]:
+        """The ``ack`` or ``refused`` of the frame sent with ``client_id`` (or an
+        ``error``), reading the frames before it."""
         while True:
             frame = await self.next(timeout)
             if frame.get("id") == client_id and frame.get("type") in ("ack", "refused"):

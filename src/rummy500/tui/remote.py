@@ -10,7 +10,8 @@ cards can be taken and which melds a card fits come from the state's ``legal`` l
 refused move shows the server's words and changes nothing. A dropped connection is
 tried again and again (the welcome that follows is the whole truth, so nothing is
 missed). The pace (turn clock, deal pause) is :mod:`.remote_pacing`'s, talk
-:mod:`.remote_talk`'s; ``u`` takes back a move when the server offers it (``can_undo``).
+:mod:`.remote_talk`'s, ``q`` (step away or leave for good) :mod:`.remote_leave`'s; ``u``
+takes back a move when the server offers it (``can_undo``).
 """
 
 from __future__ import annotations
@@ -26,18 +27,25 @@ from textual.widgets import Input
 from ..errors import Rummy500Error
 from ..moves import Move, parse_move
 from ..net.client import Api, ServerError
-from .confirm import ConfirmScreen
 from .keys import MOVE_BINDINGS
 from .prefs import hand_by_rank, keep_hand_order
 from .remote_again import AGAIN_KEY
+from .remote_leave import Leaving
 from .remote_link import LinkedSeatScreen
 from .remote_talk import TALK_KEY
-from .screens import RulesScreen
+from .screens import MOVE_KEY_HELP, NOTATION_HELP, RulesScreen
 from .terminal import TerminalApp
 from .tokens import Joined
 
+ONLINE_KEY_HELP = (
+    f"{MOVE_KEY_HELP} · {TALK_KEY} talk at the table · {AGAIN_KEY} play again (once the game "
+    "is over) · q leave: while the game is on it asks whether to step away (your seat stays "
+    "yours and --join takes it again) or leave the table for good (a computer player takes "
+    "your seat); once the game is over q just closes.\n" + NOTATION_HELP)
+"""The keys of an online seat, as its rules screen (?) lists them."""
 
-class RemoteTableScreen(LinkedSeatScreen):
+
+class RemoteTableScreen(Leaving, LinkedSeatScreen):
     """One seat at an online table: the keys and the moves they make."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -66,6 +74,10 @@ class RemoteTableScreen(LinkedSeatScreen):
     def seat_unknown(self) -> None:
         if isinstance(self.app, RemoteApp):
             self.app.unknown_seat = True
+
+    def left_for_good(self) -> None:
+        if isinstance(self.app, RemoteApp):
+            self.app.left_for_good = True
 
     # -- making moves -----------------------------------------------------------------------------
 
@@ -143,7 +155,8 @@ class RemoteTableScreen(LinkedSeatScreen):
                         "computer player has shown")
 
     def action_rules(self) -> None:
-        self.app.push_screen(RulesScreen(self.joined.rules, self.joined.players))
+        self.app.push_screen(RulesScreen(self.joined.rules, self.joined.players,
+                                         ONLINE_KEY_HELP))
 
     def action_sort(self) -> None:
         super().action_sort()
@@ -152,28 +165,6 @@ class RemoteTableScreen(LinkedSeatScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         again = self.check_again(action)
         return again if again is not None else super().check_action(action, parameters)
-
-    def action_quit_table(self) -> None:
-        """Leave the table; asked first while the game is on."""
-        state = self.state
-        if state is None or state.over or self.fatal:
-            self.leave_now()
-            return
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.leave_now()
-        self.app.push_screen(ConfirmScreen(
-            "Leave this table?",
-            "Your seat stays yours: while you are away a computer may play your turns, and "
-            f"rummy500 play --join {self.joined.url} takes the seat again.", "leave"), answered)
-
-    def leave(self) -> None:
-        self.action_quit_table()
-
-    def leave_now(self) -> None:
-        self.fatal = True
-        self.app.exit()
 
     # -- the widgets' messages --------------------------------------------------------------------
 
@@ -192,10 +183,12 @@ class RemoteApp(TerminalApp[None]):
         self.joined = joined
         self.unknown_seat = False
         """The server closed the connection for an unknown token (its table is gone)."""
+        self.left_for_good = False
+        """The person left the table for good: a computer player plays the seat."""
 
     def on_mount(self) -> None:
         self.choose_theme()
         self.push_screen(RemoteTableScreen(self.joined))
 
 
-__all__ = ["RemoteApp", "RemoteTableScreen"]
+__all__ = ["ONLINE_KEY_HELP", "RemoteApp", "RemoteTableScreen"]

@@ -41,10 +41,15 @@ class LinkedSeatScreen(SeatScreen):
                 self.dropped(None, str(getattr(error, "strerror", None) or error))
             else:
                 wait = RETRY_FIRST
-                self.welcomed()
                 try:
+                    if self.closing():
+                        return
+                    self.welcomed()
                     while True:
-                        self.received(await self.connection.next())
+                        frame = await self.connection.next()
+                        if self.closing():
+                            return
+                        self.received(frame)
                 except Closed as closed:
                     self.dropped(closed.code)
                 except (OSError, WebSocketException) as error:
@@ -58,6 +63,10 @@ class LinkedSeatScreen(SeatScreen):
                 break
             await asyncio.sleep(wait)
             wait = min(wait * 2, RETRY_MOST)
+
+    def closing(self) -> bool:
+        """The app is shutting down: its widgets may be gone before this screen is."""
+        return not self.app.is_running
 
     def dropped(self, code: int | None, why: str = "") -> None:
         if code == UNAUTHORIZED:
@@ -98,7 +107,9 @@ class LinkedSeatScreen(SeatScreen):
     def received(self, frame: dict[str, Any]) -> None:
         kind = frame.get("type")
         connection = self.connection
-        if kind in ("welcome", "update", "seats", "next", "waiting") and connection is not None:
+        if kind in ("ack", "refused") and self.leave_answered(frame):
+            pass
+        elif kind in ("welcome", "update", "seats", "next", "waiting") and connection is not None:
             if kind != "seats" and kind != "next":
                 self.clock_read()
             before = self.state.history if self.state is not None else ()
@@ -159,6 +170,11 @@ class LinkedSeatScreen(SeatScreen):
 
     def seat_unknown(self) -> None:
         """The server closed the connection for an unknown token (its table is gone)."""
+
+    def leave_answered(self, frame: dict[str, Any]) -> bool:
+        """Take the answer to a ``leave`` this seat sent (:mod:`.remote_leave`); False:
+        ``frame`` is not one."""
+        return False
 
 
 __all__ = ["AWAY", "RETRY_FIRST", "RETRY_MOST", "UNAUTHORIZED", "LinkedSeatScreen"]

@@ -178,16 +178,20 @@ class SheetScreen(ModalScreen[str]):
         self.dismiss("quit")
 
 
-KEY_HELP = """\
+MOVE_KEY_HELP = """\
 Keys: d draw · t take from the pile at the pile's cursor (or click a pile card) · \
 m meld the picked cards · l lay off the picked card (or click a meld) · x discard · \
 e end the deal (empty stock) · r call rummy · p pass · space or a click picks a card · \
 Tab moves between the hand, the pile, the melds and the log · s sorts by suit or rank · \
-h hint · u undo · : type a move (Enter sends it, then the keys work again) · ? these rules · \
-n new game · q save and quit (asked first while the game is on).
+h hint · u undo · : type a move (Enter sends it, then the keys work again) · ? these rules"""
+"""The keys of every table, local or online; each adds its own after them."""
+NOTATION_HELP = """\
 Moves typed in the notation: draw, take 7h, meld 7h 7d 7s, meld 5h *=6h 7h, \
 layoff 8h m2, layoff *=9h m2, discard Kc, end, rummy meld 4s 5s 6s, rummy layoff 9s m2, pass.
 Underlined cards can be played now (in the pile: taken); picked cards are shown in reverse."""
+KEY_HELP = (MOVE_KEY_HELP + " · n new game · q save and quit (asked first while the game is "
+            "on).\n" + NOTATION_HELP)
+"""The keys of the local table."""
 
 
 def rules_text(rules: Rules, players: int) -> Text:
@@ -216,17 +220,19 @@ class RulesScreen(ModalScreen[None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "close", "Close")]
 
-    def __init__(self, rules: Rules, players: int) -> None:
+    def __init__(self, rules: Rules, players: int, keys: str = KEY_HELP) -> None:
+        """``keys``: the table's keys, in words."""
         super().__init__()
         self.rules = rules
         self.players = players
+        self.keys = keys
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Words("The rules of this game (Esc closes; ↑↓ scroll)", classes="title")
             yield Words(rules_text(self.rules, self.players))
             yield Words("Keys", classes="title")
-            yield Words(KEY_HELP)
+            yield Words(self.keys)
 
     def action_close(self) -> None:
         self.dismiss(None)
