@@ -22,7 +22,7 @@ from ..record import game_record
 from ..rules import rules_from_record
 from ..session.seat_state import HistoryEntry, PublicTable, SeatInfo, SeatState
 from ..session.settings import bot_seat_names
-from ..session.state import build_state, deal_event, move_event, public_table
+from ..session.state import build_state, deal_event, move_event, public_move, public_table
 from ..session.table_words import TableWords
 from ..session.undo_rule import moves_to_take_back
 from .thinking import Question
@@ -161,6 +161,9 @@ class LiveTable:
     """Each seat's time bank left (seconds), as the stored changes have spent it."""
     playing_for: int | None = None
     """The person seat whose next move the stand-in is about to make (:meth:`make`)."""
+    listed: tuple[int, int, tuple[Move, ...], tuple[str, ...]] | None = None
+    """The legal moves last listed in a state: the change and seat they are of, the moves
+    and their texts (:meth:`legal_texts`, :meth:`listed_moves`)."""
 
     def __post_init__(self) -> None:
         rules = rules_from_record(self.spec.rules)
@@ -315,8 +318,25 @@ class LiveTable:
             self.shared, self.shared_seq = public_table(self.game), self.seq
         infos = self.seat_infos() if infos is None else infos
         return build_state(self.game, seat, infos, self.words, self.shared,
-                           next=self.next_table,
+                           self.legal_texts, next=self.next_table,
                            can_undo=None if seat is None else self.can_undo(seat), **table)
+
+    def legal_texts(self, game: Game, seat: int) -> tuple[str, ...]:
+        """``seat``'s legal moves now (``game`` is this table's) as a state lists them,
+        worked out once for each change and kept for :meth:`listed_moves`."""
+        listed = self.listed
+        if listed is None or listed[0] != self.seq or listed[1] != seat:
+            moves = tuple(game.view(seat).legal_moves())
+            listed = self.listed = (self.seq, seat, moves, tuple(map(public_move, moves)))
+        return listed[3]
+
+    def listed_moves(self, seat: int) -> tuple[Move, ...]:
+        """``seat``'s legal moves now if a state has listed them since the last change
+        (none if not: they are not worked out here)."""
+        listed = self.listed
+        if listed is None or listed[0] != self.seq or listed[1] != seat:
+            return ()
+        return listed[2]
 
     def can_undo(self, seat: int) -> bool:
         """Whether ``seat`` may take its last move back now (:mod:`..session.undo_rule`):

@@ -295,7 +295,7 @@ class Master:
             if seq != table.seq:
                 return Refusal(STALE, f"the table is at change {table.seq}, not {seq}: "
                                       "read the latest state and move again")
-            checked = check_move(table.game, seat, move)
+            checked = check_move(table.game, seat, move, table.listed_moves(seat))
             if isinstance(checked, Refusal):
                 return checked
             if before_store is not None:

@@ -15,6 +15,7 @@ Move(kind='draw', pieces=(), meld=0)
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import NamedTuple
 
 from ..game import Game
@@ -39,8 +40,10 @@ class Refusal(NamedTuple):
     message: str
 
 
-def check_move(game: Game, seat: int, text: str) -> Move | Refusal:
-    """``text`` as ``seat``'s move now, or why it cannot be made."""
+def check_move(game: Game, seat: int, text: str, listed: Collection[Move] = ()) -> Move | Refusal:
+    """``text`` as ``seat``'s move now, or why it cannot be made. ``listed``: moves already
+    known to be legal for ``seat`` now (its legal moves as last listed), taken as legal
+    without asking the engine again."""
     if game.finished:
         return Refusal(OVER, "the game is over")
     if not game.deals:
@@ -53,6 +56,8 @@ def check_move(game: Game, seat: int, text: str) -> Move | Refusal:
         move = parse_move(text)
     except (InvalidMoveError, ValueError) as error:
         return Refusal(BAD_MOVE, str(error))
+    if move in listed:
+        return move
     reason = game.view(seat).why_illegal(move)
     if reason is not None:
         return Refusal(ILLEGAL, reason)

@@ -17,7 +17,7 @@ False
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..game import Game
@@ -66,12 +66,20 @@ def public_table(game: Game) -> PublicTable:
         tuple(game.totals))
 
 
+def legal_texts(game: Game, seat: int) -> tuple[str, ...]:
+    """``seat``'s legal moves now, as every seat may read them."""
+    return tuple(public_move(move) for move in game.view(seat).legal_moves())
+
+
 def build_state(game: Game, seat: int | None, seats: Sequence[SeatInfo], words: TableWords,
-                public: PublicTable | None = None, **table: Any) -> SeatState:
+                public: PublicTable | None = None,
+                listed: Callable[[Game, int], tuple[str, ...]] = legal_texts,
+                **table: Any) -> SeatState:
     """The whole truth for ``seat`` (None: a spectator) of ``game``, with the ``seats``, the
     words of the deal and of the finished deals from ``words``. ``public``: the
-    :func:`public_table` of this moment, when already made for another seat; ``table``:
-    what an online table adds (:data:`~.seat_state.TABLE_KEYS`).
+    :func:`public_table` of this moment, when already made for another seat; ``listed``:
+    :func:`legal_texts`, or what remembers them; ``table``: what an online table adds
+    (:data:`~.seat_state.TABLE_KEYS`).
 
     A game with no deal yet is a table still waiting for people.
     """
@@ -87,7 +95,7 @@ def build_state(game: Game, seat: int | None, seats: Sequence[SeatInfo], words: 
     deal = game.deal  # a seat's whole view (which copies the deal's moves) only to list its moves
     legal = None
     if seat is not None and not game.finished and deal.turn == seat and deal.phase != Phase.OVER:
-        legal = tuple(public_move(move) for move in game.view(seat).legal_moves())
+        legal = listed(game, seat)
     return SeatState(
         players=game.players, seat=seat, dealer=deal.dealer,
         turn=None if game.finished else deal.turn, phase=deal.phase,
@@ -112,5 +120,5 @@ def seat_state(game: Game, seat: int | None, seats: Sequence[Mapping[str, Any]])
     return {key: value for key, value in data.items() if key not in TABLE_KEYS}
 
 
-__all__ = ["WAITING", "build_state", "card_text", "deal_event", "hand_faces", "meld_json",
-           "move_event", "public_move", "public_table", "seat_state", "table_meld"]
+__all__ = ["WAITING", "build_state", "card_text", "deal_event", "hand_faces", "legal_texts",
+           "meld_json", "move_event", "public_move", "public_table", "seat_state", "table_meld"]
