@@ -16,6 +16,7 @@ import { bindDrawer } from './table/drawer.js';
 import { loadRules, openDialog } from './table/dialogs.js';
 import { renderMine, switchSort } from './table/hand.js';
 import { markTargets } from './table/marks.js';
+import { startMeldRoom } from './table/meldroom.js';
 import { renderTableMelds } from './table/melds.js';
 import { applyState, model, namesFromSummary, setSummary, sitAs } from './table/model.js';
 import { clearMessage, fatal, message, show } from './table/notices.js';
@@ -215,6 +216,7 @@ async function start() {
   onRedraw('hand', renderMine);
   onRedraw('hand', renderTableMelds);
   onRedraw('sort', renderMine);
+  startMeldRoom();
   // The marks are drawn again with whatever is drawn again (a card selected, the hand sorted).
   for (const part of /** @type {const} */ (['table', 'hand', 'sort'])) afterRedraw(part, markStep);
   $('#sort-button').addEventListener('click', switchSort);

@@ -29,6 +29,7 @@ import { bindDrawer } from './table/drawer.js';
 import { bindReorder } from './table/reorder.js';
 import { startFirstGame } from './table/firstgame.js';
 import { startFocus } from './table/focus.js';
+import { startMeldRoom } from './table/meldroom.js';
 import { startMotion } from './table/motion.js';
 import { startRecent } from './table/recent.js';
 import { startChat } from './table/chat.js';
@@ -50,6 +51,7 @@ function renderTable() {
 startRecent();
 startFocus();
 startMotion();
+startMeldRoom();
 startAttention();
 startFirstGame();
 startChat();

@@ -84,6 +84,21 @@ export function wideGrid(players) {
 }
 
 /**
+ * The heights of the wide grid's rows (wideGrid's, in order): the panels' and the centre's as
+ * short as they can be, the melds' rows taking the board's room that is left, shared.
+ * @param {number} players
+ */
+export function wideRows(players) {
+  const { sides, top } = sideCounts(players);
+  const rows = [];
+  if (top) rows.push('min-content', 'auto');
+  if (!sides) rows.push('min-content');
+  for (let i = 0; i < sides; i += 1) rows.push('min-content', 'auto');
+  rows.push('auto');
+  return rows.join(' ');
+}
+
+/**
  * The grid of a phone: six columns, the top seats sharing the width, then the sides in pairs
  * (left, right), then the stock and the pile, then the viewer (the melds above the hand).
  * @param {number} players

@@ -9,7 +9,9 @@
 // that depend on nothing but those keys (a card's index, a meld's id, a button's move).
 // What other modules put on the drawn elements is left where it belongs to them: which button
 // of a row (a toolbar, dom.js's rovingFocus) is its tab stop, a card's flight (motion.js: its
-// class and style), an element marked `data-extra` (the turn clock on a seat's panel, pacing.js).
+// class and style), an inline style the drawing does not set (a seat's melds fitted to their room,
+// meldroom.js), an element marked `data-extra` (the turn clock on a seat's panel, pacing.js;
+// the mark under a seat's melds that scroll).
 
 import { replace } from '../dom.js';
 
@@ -34,6 +36,22 @@ function same(old, fresh) {
 }
 
 /**
+ * The drawing's inline style, a property at a time through the style object (the page's
+ * policy refuses style attributes, so one cannot be written whole); the element's other
+ * properties are other modules' (a seat's melds fitted to their room, meldroom.js).
+ * @param {Element} old
+ * @param {Element} fresh
+ */
+function syncStyle(old, fresh) {
+  if (!(old instanceof HTMLElement) || !(fresh instanceof HTMLElement)) return;
+  for (let i = 0; i < fresh.style.length; i += 1) {
+    const property = fresh.style.item(i);
+    const value = fresh.style.getPropertyValue(property);
+    if (old.style.getPropertyValue(property) !== value) old.style.setProperty(property, value);
+  }
+}
+
+/**
  * @param {Element} old
  * @param {Element} fresh
  * @param {boolean} inRow
@@ -41,6 +59,10 @@ function same(old, fresh) {
 function syncAttributes(old, fresh, inRow) {
   for (const { name, value } of fresh.attributes) {
     if (inRow && ROW_OWN.has(name)) continue;
+    if (name === 'style') {
+      syncStyle(old, fresh);
+      continue;
+    }
     const wanted = name === 'class' && old.classList.contains(FLYING) ? `${value} ${FLYING}` : value;
     if (old.getAttribute(name) !== wanted) old.setAttribute(name, wanted);
   }

@@ -79,6 +79,10 @@ export function renderTableMelds() {
   if (!s) return;
   // Drawn in place: a meld's button (whose listener lays off on its id) keeps the focus.
   drawInPlace($('#melds'), (box) => drawMelds(box, s));
+  // The arrows bound once on the list the page keeps, not on the one drawn away from it (their
+  // handler finds the buttons as they are; the tab stop is kept by the drawing).
+  const list = /** @type {HTMLElement | null} */ (document.querySelector('#melds .meld-list[role="toolbar"]'));
+  if (list && !list.onkeydown) rovingFocus(list, 'button.meld');
 }
 
 /**
@@ -109,5 +113,4 @@ function drawMelds(box, s) {
     list.append(group);
   }
   box.append(list);
-  if (playing) rovingFocus(list, 'button.meld');
 }

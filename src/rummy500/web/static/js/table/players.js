@@ -10,7 +10,7 @@ import { sideOfSeat, standing } from '../words.js';
 import { shortMove } from '../recent.js';
 import { dealNumber, model, myTurn, who } from './model.js';
 import { lastMoveOf } from './recent.js';
-import { narrowGrid, seatPlaces, wideGrid } from './around.js';
+import { narrowGrid, seatPlaces, wideGrid, wideRows } from './around.js';
 
 /** @typedef {import('../protocol.js').SeatEntry} SeatEntry */
 /** @typedef {import('../protocol.js').TableState} TableState */
@@ -99,6 +99,7 @@ function setTableGrid(players) {
   // Up to four seats the table has room for larger cards (seats.css).
   $('#play').classList.toggle('few-seats', players <= 4);
   board.style.setProperty('--wide-areas', wideGrid(players));
+  board.style.setProperty('--wide-rows', wideRows(players));
   board.style.setProperty('--narrow-areas', narrowGrid(players));
 }
 
