@@ -14,7 +14,18 @@ from typing import Any
 
 import pytest
 
-from browserkit import DESKTOP, PHONE, Seat, Server, make_table, new_page, opening, serious
+from browserkit import (
+    DESKTOP,
+    PHONE,
+    Seat,
+    Server,
+    choose_move,
+    make_table,
+    new_page,
+    opening,
+    serious,
+    sheet_open,
+)
 from rummy500.game import Game
 from rummy500.kinds import Phase
 
@@ -227,4 +238,42 @@ def test_a_crowded_seat_is_drawn_compact_before_it_scrolls(web_server: Server,
         '#melds .seat-melds[data-seat="0"] .card[data-card]')]
         .map((c) => c.getBoundingClientRect().height)""")
     assert min(heights) >= 26, heights
+    context.close()
+
+
+PIECES = """() => Object.fromEntries([...document.querySelectorAll('#melds .seat-melds')]
+  .map((g) => {
+    const top = g.getBoundingClientRect().top + g.clientTop;
+    return [g.dataset.seat, { scrolls: g.scrollHeight > g.clientHeight + 1,
+        pieces: [...g.children].map((p) => { const r = p.getBoundingClientRect();
+            return { cards: p.querySelectorAll('.card').length,
+                     shown: r.top >= top - 1 && r.bottom <= top + g.clientHeight + 1 }; }) }];
+}))"""
+
+
+def test_a_meld_laid_where_the_melds_scroll_is_shown(web_server: Server, browser: Any) -> None:
+    """The computer players meld and lay off at five seats whose melds scroll: each time, the
+    piece that changed is scrolled into sight (the cards fly to where they can be seen), and
+    no card is cut."""
+    context, page, seat = open_page(browser, crowded_table(web_server, 5), DESKTOP)
+    seen = 0
+    deadline = time.monotonic() + 120
+    while not seen and time.monotonic() < deadline and not sheet_open(page):
+        before = page.evaluate(PIECES)
+        seat.play(choose_move(seat, 0))
+        while not seat.my_turn() and not sheet_open(page) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        page.wait_for_function(
+            "() => document.getAnimations().every(a => a.playState !== 'running')")
+        after = page.evaluate(PIECES)
+        for at, group in after.items():
+            was = before.get(at, {"pieces": []})["pieces"]
+            changed = [piece for i, piece in enumerate(group["pieces"])
+                       if i >= len(was) or was[i]["cards"] != piece["cards"]]
+            if group["scrolls"] and changed:
+                seen += 1
+                assert all(piece["shown"] for piece in changed), (at, group)
+        check_melds(page.evaluate(GEOMETRY), "5 players, after the others played")
+    assert seen, "no meld was laid where the melds scroll"
+    assert seat.problems.real() == []
     context.close()

@@ -4,8 +4,9 @@
 // at a time (shorter cards that show their corners, then smaller ones in a tighter fan); a
 // seat that compacts gives the others the room it no longer needs. Only when the most
 // compact cards do not fit either do that seat's melds scroll, by whole rows (snapped, so no
-// card is ever cut by the edge), with a mark under them saying how many more there are. On a
-// phone the page scrolls and every row is as tall as it needs: nothing to do there.
+// card is ever cut by the edge), with a mark under them saying how many more there are; they
+// stay where the viewer scrolled them, but show a piece just laid or laid off on. On a phone
+// the page scrolls and every row is as tall as it needs: nothing to do there.
 // Each fitting starts from the roomiest, so a seat's melds are never more compact than the
 // room of the moment asks; each level tried costs a layout of the page, so a change that
 // leaves the melds and the board as they were (a card selected) puts the last fitting back.
@@ -20,6 +21,10 @@ const MOST_COMPACT = 3;
 
 /** The last fitting, by seat, and what it was made for. */
 let last = { key: '', seats: /** @type {Map<string, Fitting>} */ (new Map()) };
+/** How many cards each piece of each seat's melds held at the last fitting, by seat. */
+let lastCards = /** @type {Map<string, number[]>} */ (new Map());
+/** Where the viewer scrolled each seat's melds that scroll, by seat: kept through a fitting. */
+const scrolledTo = /** @type {Map<string, number>} */ (new Map());
 /** The board's size, as its observer last saw it (read there, it costs no layout). */
 let boardSize = '';
 
@@ -107,6 +112,7 @@ function apply(group, fitting) {
   const rowHeight = rows && fitting.rowHeight ? `${fitting.rowHeight}px` : '';
   if (group.style.getPropertyValue('--row-h') !== rowHeight) group.style.setProperty('--row-h', rowHeight);
   group.onscroll = rows ? () => {
+    scrolledTo.set(group.dataset.seat || '', group.scrollTop);
     const cue = cueOf(group);
     cue.textContent = cueText(hiddenPieces(group));
   } : null;
@@ -155,10 +161,50 @@ function scrollByRows(groups, fittings) {
   });
 }
 
+/** @param {HTMLElement} group the cards of each of its pieces */
+function cardsOf(group) {
+  return [...group.children].map((piece) => piece.querySelectorAll('.card').length);
+}
+
+/**
+ * The first piece of the group that changed since the last fitting (a meld laid, a card laid
+ * off), or -1.
+ * @param {HTMLElement} group
+ */
+function changedPiece(group) {
+  const was = lastCards.get(group.dataset.seat || '');
+  if (!was) return -1;
+  return cardsOf(group).findIndex((count, i) => count !== was[i]);
+}
+
+/**
+ * Each seat's melds that scroll where the viewer left them, or showing the piece that just
+ * changed in their last row (the cards that fly there land in sight).
+ * @param {HTMLElement[]} groups
+ * @param {{ group: HTMLElement, piece: number }[]} changed
+ */
+function keepScrolled(groups, changed) {
+  const targets = groups.map((group) => {
+    const piece = changed.find((c) => c.group === group)?.piece ?? -1;
+    const kept = scrolledTo.get(group.dataset.seat || '') || 0;
+    if (piece < 0) return { group, top: kept };
+    const view = group.getBoundingClientRect().top + group.clientTop;
+    const r = group.children[piece].getBoundingClientRect();
+    const bottom = r.bottom - view + group.scrollTop;
+    const shown = r.top - view + group.scrollTop >= kept - 1 && bottom <= kept + group.clientHeight + 1;
+    return { group, top: shown ? kept : Math.max(0, Math.ceil(bottom - group.clientHeight)) };
+  });
+  for (const { group, top } of targets) {
+    if (Math.abs(group.scrollTop - top) > 1) group.scrollTop = top;
+  }
+}
+
 /** Fits every seat's melds in its room (see the top of this module). */
 export function fitMelds() {
   const groups = seatGroups();
   if (!groups.length) return;
+  const changed = groups.map((group) => ({ group, piece: changedPiece(group) })).filter(({ piece }) => piece >= 0);
+  lastCards = new Map(groups.map((group) => [group.dataset.seat || '', cardsOf(group)]));
   const key = fittingKey(groups);
   if (key === last.key) {
     for (const group of groups) apply(group, last.seats.get(group.dataset.seat || '') || { level: 0, rows: null, cue: '' });
@@ -187,6 +233,7 @@ export function fitMelds() {
     }
     const still = groups.filter((group) => lacking(group) > 1);
     if (still.length) scrollByRows(still, fittings);
+    if (still.length) keepScrolled(still, changed);
   }
   last = { key,
     seats: new Map([...fittings].map(([group, fitting]) => [group.dataset.seat || '', fitting])) };
