@@ -289,7 +289,11 @@ class Master:
         (:meth:`.Client.hold`) for the caller to release with its ``ack``."""
         if self.closing:
             return Refusal(UNAVAILABLE, "the server is shutting down: try again shortly")
-        async with self.holding(table_id) as table:
+        # As :meth:`holding` does, without its context manager's cost on every move.
+        if await self.table(table_id) is None:
+            return Refusal("unknown_table", "this table no longer exists")
+        async with self.lock(table_id):
+            table = self.live.get(table_id) or await self._load(table_id)
             if table is None:
                 return Refusal("unknown_table", "this table no longer exists")
             if seq != table.seq:
@@ -436,12 +440,17 @@ class Master:
         """``seat``'s state of ``table`` as clients get it (the pacing's keys with it);
         ``infos`` and ``extra`` (the pacing's keys): the table's, when already made for
         another reader."""
+        return table.view(seat, infos, **self._shown(table, extra))
+
+    def _shown(self, table: LiveTable, extra: dict[str, Any] | None) -> dict[str, Any]:
+        """The pacing's keys of every state of ``table`` (``extra``: the pacing's, if
+        already asked for)."""
         if extra is None:
             extra = self.extra_state(table)
         waiting = extra.get("waiting_for")
-        return table.view(seat, infos, waiting_for=tuple(waiting or ()),
-                          pause_left=extra.get("pause_left"), clock=extra.get("clock"),
-                          bank=extra.get("bank"), watchers=extra.get("watchers", 0))
+        return {"waiting_for": tuple(waiting or ()), "pause_left": extra.get("pause_left"),
+                "clock": extra.get("clock"), "bank": extra.get("bank"),
+                "watchers": extra.get("watchers", 0)}
 
     def state_of(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
         """``seat``'s state of ``table`` as plain data (version 3's form)."""
@@ -468,10 +477,10 @@ class Master:
         frames = self.frames_of(table)
         frames.forget(set(readers))
         rendered: dict[tuple[int | None, int], bytes] = {}
-        infos, extra = table.seat_infos(), self.extra_state(table)
+        infos, shown = table.seat_infos(), self._shown(table, None)
         for reader, versions in readers.items():
             told = table.event_for(reader) if event is None else event
-            made = frames.update(seq, reader, self.view(table, reader, infos, extra), told,
+            made = frames.update(seq, reader, table.view(reader, infos, **shown), told,
                                  versions)
             for version, text in made.items():
                 rendered[reader, version] = text
