@@ -109,6 +109,9 @@ function apply(group, fitting) {
   if (group.classList.contains('by-rows') !== rows) group.classList.toggle('by-rows', rows);
   const height = rows ? `${fitting.rows}px` : '';
   if (group.style.maxHeight !== height) group.style.maxHeight = height;
+  // As tall as its rows, however short its row of the grid: the board scrolls before a seat's
+  // melds cover the next row's panels.
+  if (group.style.minHeight !== height) group.style.minHeight = height;
   const rowHeight = rows && fitting.rowHeight ? `${fitting.rowHeight}px` : '';
   if (group.style.getPropertyValue('--row-h') !== rowHeight) group.style.setProperty('--row-h', rowHeight);
   group.onscroll = rows ? () => {
