@@ -326,7 +326,10 @@ class LiveTable:
         worked out once for each change and kept for :meth:`listed_moves`."""
         listed = self.listed
         if listed is None or listed[0] != self.seq or listed[1] != seat:
-            moves = tuple(game.view(seat).legal_moves())
+            # What the seat's view lists (its turn or none), without copying the deal
+            # into a view first.
+            deal = game.deal
+            moves = tuple(deal.legal_moves()) if deal.turn == seat else ()
             listed = self.listed = (self.seq, seat, moves, tuple(map(public_move, moves)))
         return listed[3]
 
