@@ -64,9 +64,12 @@ def fits_phone(page: Any) -> None:
     assert width <= PHONE["width"], f"the page is {width}px wide on a {PHONE['width']}px screen"
     for selector in ("#hand button.card", "#actions button", "#pile .card", "#players .player"):
         # Found and measured in one script: a redraw in between would measure detached nodes.
+        # Only what is shown: at a deal's end the next deal's hand is drawn but hidden
+        # until Continue, with no box to measure.
         for box in page.evaluate(
-                "s => [...document.querySelectorAll(s)].map(e => { const r = "
-                "e.getBoundingClientRect(); return [r.left, r.right, r.width, r.height]; })",
+                "s => [...document.querySelectorAll(s)].filter(e => e.checkVisibility())"
+                ".map(e => { const r = e.getBoundingClientRect(); "
+                "return [r.left, r.right, r.width, r.height]; })",
                 selector):
             left, right, w, h = box
             assert left >= 0 and right <= PHONE["width"] + 0.5, (selector, box)
