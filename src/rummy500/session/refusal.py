@@ -15,6 +15,7 @@ Move(kind='draw', pieces=(), meld=0)
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection
 from typing import NamedTuple
 
@@ -31,6 +32,11 @@ OVER = "over"
 NOT_STARTED = "not_started"
 STALE = "stale"
 NOT_SEATED = "not_seated"
+
+
+_parsed = functools.lru_cache(maxsize=4096)(parse_move)
+"""A move's text as a move, each text parsed once (a move is a value; a text that is no
+move raises each time)."""
 
 
 class Refusal(NamedTuple):
@@ -53,7 +59,7 @@ def check_move(game: Game, seat: int, text: str, listed: Collection[Move] = ()) 
     if len(text) > MOVE_TEXT_LIMIT:
         return Refusal(BAD_MOVE, f"a move is at most {MOVE_TEXT_LIMIT} characters")
     try:
-        move = parse_move(text)
+        move = _parsed(text)
     except (InvalidMoveError, ValueError) as error:
         return Refusal(BAD_MOVE, str(error))
     if move in listed:
