@@ -373,7 +373,12 @@ async def draw_and_discard_first_card(app: PlayApp, pilot: Pilot[Any]) -> dict[s
         if keys:
             break
         await pilot.pause(0.01)
+    before = len(made(app))
     await pilot.click(keys[0])
+    for _ in range(500):  # the key's action runs after the click returns (later under load)
+        if len(made(app)) > before:
+            break
+        await pilot.pause(0.01)
     assert made(app)[-1] == "draw"
     record = game_record(table.session.game)
     await pilot.click("#hand", offset=table.hand.offset_of(0))
