@@ -47,6 +47,17 @@ async def ann_and_bob(serve: ServerProcess, home: Path, *, bob: bool = True,
     return f"{serve.base}/t/{table}", made["token"], bob_token
 
 
+async def at_a_started_game(serve: ServerProcess, home: Path,
+                            ) -> tuple[str, str, str, TableConnection, RemoteApp]:
+    """Ann's terminal (not yet run) and Bob's protocol client at a started game: the
+    table's link and id, Ann's token, Bob's connection and Ann's app."""
+    url, ann_token, bob_token = await ann_and_bob(serve, home)
+    assert bob_token is not None
+    table = url.rsplit("/", 1)[1]
+    bob = await TableConnection.open(serve.base, table, bob_token)
+    return url, table, ann_token, bob, RemoteApp(await join(url, home))
+
+
 async def closed(app: RemoteApp, timeout: float = 30.0) -> None:
     """Until the app has exited (the pilot does not answer once it has)."""
     loop = asyncio.get_running_loop()
@@ -84,10 +95,7 @@ async def test_cancel_changes_nothing_and_leaving_for_good_hands_the_seat_to_a_c
         shared_sqlite: ServerProcess, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
     serve = shared_sqlite
-    url, ann_token, bob_token = await ann_and_bob(serve, tmp_path)
-    table = url.rsplit("/", 1)[1]
-    bob = await TableConnection.open(serve.base, table, bob_token)
-    app = RemoteApp(await join(url, tmp_path))
+    url, table, ann_token, bob, app = await at_a_started_game(serve, tmp_path)
     async with app.run_test(size=BIG) as pilot:
         await dealt(pilot, app)
         screen = screen_of(app)
@@ -154,10 +162,7 @@ async def test_stepping_away_keeps_the_seat_and_the_link_takes_it_again(
         shared_sqlite: ServerProcess, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
     serve = shared_sqlite
-    url, ann_token, bob_token = await ann_and_bob(serve, tmp_path)
-    table = url.rsplit("/", 1)[1]
-    bob = await TableConnection.open(serve.base, table, bob_token)
-    app = RemoteApp(await join(url, tmp_path))
+    url, table, ann_token, bob, app = await at_a_started_game(serve, tmp_path)
     async with app.run_test(size=BIG) as pilot:
         await dealt(pilot, app)
         hand = screen_of(app).state.hand  # type: ignore[union-attr]
