@@ -13,11 +13,11 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from ..session.refusal import NOT_SEATED, STALE, Refusal, check_move
-from ..session.seat_state import SeatInfo, SeatState
+from ..session.seat_state import SeatState
 from . import metrics
 from .connections import Client, Connections
 from .frame_routes import UNAVAILABLE
@@ -289,11 +289,7 @@ class Master:
         (:meth:`.Client.hold`) for the caller to release with its ``ack``."""
         if self.closing:
             return Refusal(UNAVAILABLE, "the server is shutting down: try again shortly")
-        # As :meth:`holding` does, without its context manager's cost on every move.
-        if await self.table(table_id) is None:
-            return Refusal("unknown_table", "this table no longer exists")
-        async with self.lock(table_id):
-            table = self.live.get(table_id) or await self._load(table_id)
+        async with self.holding(table_id) as table:
             if table is None:
                 return Refusal("unknown_table", "this table no longer exists")
             if seq != table.seq:
@@ -434,19 +430,13 @@ class Master:
             frames = self.frames[table.id] = Frames()
         return frames
 
-    def view(self, table: LiveTable, seat: int | None,
-             infos: Sequence[SeatInfo] | None = None,
-             extra: dict[str, Any] | None = None) -> SeatState:
-        """``seat``'s state of ``table`` as clients get it (the pacing's keys with it);
-        ``infos`` and ``extra`` (the pacing's keys): the table's, when already made for
-        another reader."""
-        return table.view(seat, infos, **self._shown(table, extra))
+    def view(self, table: LiveTable, seat: int | None) -> SeatState:
+        """``seat``'s state of ``table`` as clients get it (the pacing's keys with it)."""
+        return table.view(seat, **self._shown(table))
 
-    def _shown(self, table: LiveTable, extra: dict[str, Any] | None) -> dict[str, Any]:
-        """The pacing's keys of every state of ``table`` (``extra``: the pacing's, if
-        already asked for)."""
-        if extra is None:
-            extra = self.extra_state(table)
+    def _shown(self, table: LiveTable) -> dict[str, Any]:
+        """The pacing's keys of every state of ``table`` now."""
+        extra = self.extra_state(table)
         waiting = extra.get("waiting_for")
         return {"waiting_for": tuple(waiting or ()), "pause_left": extra.get("pause_left"),
                 "clock": extra.get("clock"), "bank": extra.get("bank"),
@@ -477,7 +467,7 @@ class Master:
         frames = self.frames_of(table)
         frames.forget(set(readers))
         rendered: dict[tuple[int | None, int], bytes] = {}
-        infos, shown = table.seat_infos(), self._shown(table, None)
+        infos, shown = table.seat_infos(), self._shown(table)
         for reader, versions in readers.items():
             told = table.event_for(reader) if event is None else event
             made = frames.update(seq, reader, table.view(reader, infos, **shown), told,

@@ -44,9 +44,9 @@ BAD_UPGRADE = (b"HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=u
 SEND_NOW = "rummy500.send_now"
 """The scope extension of an open WebSocket's ``send_now(frames) -> bool``: text frames
 (each given as its UTF-8 bytes) written to the socket at once, in one write, or False
-when they cannot be now (the handshake not done,
-closing, or the peer reading too slowly: the transport paused writing), when the caller
-sends it through the ASGI ``send``, which waits."""
+when they cannot be now (the handshake not done, closing, or the peer reading too slowly:
+the transport paused writing), when the caller sends them through the ASGI ``send``,
+which waits."""
 
 
 class Held:
