@@ -31,7 +31,7 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from .appends import Append as _Append
-from .appends import append_postgres, append_sqlite
+from .appends import Appender
 from .cleaning import name_clash
 from .database import (
     async_url,
@@ -60,6 +60,17 @@ _SET_SEQ = (update(tables)
             .where(tables.c.id == bindparam("b_id"), tables.c.seq == bindparam("b_after"))
             .values(seq=bindparam("b_seq"), status=bindparam("b_status"),
                     updated=bindparam("b_now")))
+
+
+def _sqlite_engine(url: str) -> AsyncEngine:
+    """An engine of one SQLite connection, for one writer at a time (waiting in Python for
+    its turn is cheaper than retrying a busy database). A connection back in the pool is
+    rolled back only if a transaction is open (rolling back none does nothing but costs
+    a call to aiosqlite's thread)."""
+    engine = create_async_engine(url, pool_size=1, max_overflow=0, pool_reset_on_return=None)
+    event.listen(engine.sync_engine, "connect", sqlite_pragmas)
+    event.listen(engine.sync_engine, "reset", sqlite_reset)
+    return engine
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,17 +102,14 @@ class Store:
             self.engine = create_async_engine(
                 async_url(url), pool_size=10, max_overflow=10, pool_pre_ping=True,
                 connect_args={"timeout": CONNECT_TIMEOUT_S})
+            self.appender = Appender(self.engine, postgres=True)
         else:
             engine_url = async_url(url)  # checks that it names a file
             private_sqlite_files(make_url(engine_url).database or "")
-            # One connection: SQLite has one writer at a time anyway, and waiting in
-            # Python for our turn is cheaper than retrying a busy database.
-            # A connection back in the pool is rolled back only if a transaction is open
-            # (rolling back none does nothing but costs a call to aiosqlite's thread).
-            self.engine = create_async_engine(engine_url, pool_size=1, max_overflow=0,
-                                              pool_reset_on_return=None)
-            event.listen(self.engine.sync_engine, "connect", sqlite_pragmas)
-            event.listen(self.engine.sync_engine, "reset", sqlite_reset)
+            # The moves' batches through a connection of their own (:class:`.Appender`),
+            # everything else through the other.
+            self.engine = _sqlite_engine(engine_url)
+            self.appender = Appender(_sqlite_engine(engine_url), postgres=False)
 
     async def open(self) -> None:
         """Create or migrate the schema (Alembic)."""
@@ -113,7 +121,10 @@ class Store:
             await conn.run_sync(_run_upgrade, upgrade)
 
     async def close(self) -> None:
+        await self.appender.close()
         await self.engine.dispose()
+        if self.appender.engine is not self.engine:
+            await self.appender.engine.dispose()
 
     async def ping(self, timeout: float) -> bool:
         """Whether the database answers ``SELECT 1`` within ``timeout`` seconds (for
@@ -298,10 +309,9 @@ class Store:
     async def _append_batch(self, batch: Sequence[_Append]) -> list[bool]:
         """Store each append whose table is still where it follows, in one transaction."""
         now = time.time()
-        if self.postgres:
-            return await append_postgres(self.engine, batch, now)
-        if await append_sqlite(self.engine, batch, now):
-            return [True] * len(batch)
+        stored = await self.appender.store(batch, now)
+        if stored is not None:
+            return stored
         async with self.engine.connect() as conn:  # some table moved on: one by one
             stored = await self._compare_and_set(conn, batch, now)
             done = [one for one, ok in zip(batch, stored, strict=True) if ok]
