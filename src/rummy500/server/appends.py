@@ -28,16 +28,31 @@ _SQLITE_ADD_CHANGE = ("INSERT INTO changes (table_id, seq, seat, move, at, stand
 """:data:`.store._SET_SEQ` and the insert of :func:`.store._change_row`, as SQLite's
 driver takes them."""
 
-_PG_LOCK = "SELECT id FROM tables WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE"
-_PG_SET_SEQ = ("UPDATE tables SET seq = w.seq, status = w.status, updated = $5 "
-               "FROM unnest($1::text[], $2::int[], $3::int[], $4::text[]) "
-               "AS w(id, after, seq, status) "
-               "WHERE tables.id = w.id AND tables.seq = w.after RETURNING tables.id")
-_PG_ADD_CHANGES = ("INSERT INTO changes (table_id, seq, seat, move, at, standin, spent) "
-                   "SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::text[], "
-                   "$5::float8[], $6::int[], $7::float8[])")
-_PG_NOTIFY = "SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p"
-"""The batch of appends in PostgreSQL, one statement for each step (asyncpg's form)."""
+_PG_APPEND = """
+WITH locked AS (
+    SELECT id FROM tables WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE
+), moved AS (
+    UPDATE tables SET seq = w.seq, status = w.status, updated = $5
+    FROM unnest($1::text[], $2::int[], $3::int[], $4::text[]) AS w(id, after, seq, status)
+    WHERE tables.id = w.id AND tables.seq = w.after AND tables.id IN (SELECT id FROM locked)
+    RETURNING tables.id
+), added AS (
+    INSERT INTO changes (table_id, seq, seat, move, at, standin, spent)
+    SELECT c.* FROM unnest($6::text[], $7::int[], $8::int[], $9::text[], $10::float8[],
+                           $11::int[], $12::float8[])
+        AS c(table_id, seq, seat, move, at, standin, spent)
+    WHERE c.table_id IN (SELECT id FROM moved)
+), told AS (
+    SELECT pg_notify($13, n.payload) FROM unnest($1::text[], $14::text[]) AS n(id, payload)
+    WHERE n.id IN (SELECT id FROM moved)
+)
+SELECT id FROM moved WHERE (SELECT count(*) FROM told) >= 0
+"""
+"""The batch of appends in PostgreSQL as one statement, a transaction of its own (one round
+trip to the server): the tables' rows locked in the order of their ids (as in every
+process: no deadlock), each moved on if it is still where its append follows, then
+those tables' changes stored and their notifications sent (``told`` is read by the
+last line so that it runs: a ``SELECT`` in ``WITH`` runs only as far as it is read)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,28 +150,17 @@ def _store_batch(database: aiosqlite.Connection, seqs: list[tuple[Any, ...]],
 
 async def append_postgres(database: Any, batch: Sequence[Append], now: float) -> list[bool]:
     """PostgreSQL: each append whose table is still where it follows, stored in one
-    transaction of five statements whatever the batch's size, written to the driver
-    directly (SQLAlchemy's execute costs more CPU than the statement): the tables'
-    rows locked in the order of their ids (as in every process: no deadlock), moved
-    on where they still are, then those tables' changes and notifications."""
+    statement (:data:`_PG_APPEND`) whatever the batch's size, written to the driver
+    directly (SQLAlchemy's execute costs more CPU than the statement)."""
     order = sorted(batch, key=lambda one: one.table_id)
-    async with database.transaction():
-        await database.execute(_PG_LOCK, [one.table_id for one in order])
-        moved = {row[0] for row in await database.fetch(
-            _PG_SET_SEQ, [one.table_id for one in order],
-            [one.after for one in order], [one.made[-1].seq for one in order],
-            [one.status for one in order], now)}
-        done = [one for one in order if one.table_id in moved]
-        if done:
-            rows = [(one.table_id, c) for one in done for c in one.made]
-            await database.execute(
-                _PG_ADD_CHANGES, [table_id for table_id, _ in rows],
-                [c.seq for _, c in rows], [c.seat for _, c in rows],
-                [c.move for _, c in rows], [now] * len(rows),
-                [1 if c.standin else None for _, c in rows],
-                [c.spent or None for _, c in rows])
-            await database.execute(_PG_NOTIFY, NOTIFY_CHANNEL, [
-                encode(Changed(one.table_id, one.made[-1].seq)) for one in done])
+    rows = [(one.table_id, c) for one in order for c in one.made]
+    moved = {row[0] for row in await database.fetch(
+        _PG_APPEND, [one.table_id for one in order], [one.after for one in order],
+        [one.made[-1].seq for one in order], [one.status for one in order], now,
+        [table_id for table_id, _ in rows], [c.seq for _, c in rows],
+        [c.seat for _, c in rows], [c.move for _, c in rows], [now] * len(rows),
+        [1 if c.standin else None for _, c in rows], [c.spent or None for _, c in rows],
+        NOTIFY_CHANNEL, [encode(Changed(one.table_id, one.made[-1].seq)) for one in order])}
     return [one.table_id in moved for one in batch]
 
 
