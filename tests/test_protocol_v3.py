@@ -20,7 +20,7 @@ from rummy500.bots import make_bot
 from rummy500.moves import parse_move
 from rummy500.net.protocol import V2, V3, Gap, apply_frame, fold
 from rummy500.rules import PRESETS, make_rules
-from rummy500.server.frames import Frames, changes
+from rummy500.server.frames import Frames
 from rummy500.server.live import BOT, Change, LiveTable, Seat, Spec
 
 CHAT: list[dict[str, Any]] = [{"n": 1, "seat": 0, "text": "hi"}]
@@ -43,7 +43,7 @@ def welcomed(text: bytes) -> dict[str, Any]:
 
 def welcome_state(table: LiveTable, reader: int | None) -> dict[str, Any]:
     """What a new client of ``reader`` would be welcomed with now (its chat aside)."""
-    frame = json.loads(Frames().welcome(table.seq, reader, table.view(reader), V3, CHAT))
+    frame = json.loads(Frames().welcome(table.seq, reader, table.parts(reader), V3, CHAT))
     assert frame["seq"] == table.seq and frame["state"].pop("chat") == CHAT
     state: dict[str, Any] = frame["state"]
     return state
@@ -59,7 +59,7 @@ def test_folding_every_update_gives_the_state_a_new_welcome_gives(
     frames = Frames()
     held: dict[tuple[int | None, int], dict[str, Any]] = {}
     for reader in readers:  # clients from the start, and others joining later
-        held[reader, 0] = welcomed(frames.welcome(table.seq, reader, table.view(reader), V3,
+        held[reader, 0] = welcomed(frames.welcome(table.seq, reader, table.parts(reader), V3,
                                                   CHAT))
     bots = [make_bot("random", seed + seat) for seat in range(table.spec.players)]
     step = 0
@@ -70,7 +70,7 @@ def test_folding_every_update_gives_the_state_a_new_welcome_gives(
 
         def heard(change: Change, _: Any) -> None:  # as the server renders: at each change
             for reader in readers:
-                text = frames.update(change.seq, reader, table.view(reader),
+                text = frames.update(change.seq, reader, table.parts(reader),
                                      table.event_for(reader), {V3})[V3]
                 update = json.loads(text)
                 assert set(update) == {"type", "seq", "event", "set", "append"}
@@ -89,50 +89,64 @@ def test_folding_every_update_gives_the_state_a_new_welcome_gives(
         if step in joins:
             for reader in readers:
                 held[reader, step] = welcomed(frames.welcome(
-                    table.seq, reader, table.view(reader), V3, CHAT))
+                    table.seq, reader, table.parts(reader), V3, CHAT))
+
+
+def update_of(frames: Frames, table: LiveTable, reader: int | None) -> dict[str, Any]:
+    """The version 3 update of ``reader`` at the table's last change, as a client reads it."""
+    text = frames.update(table.seq, reader, table.parts(reader), table.event_for(reader), {V3})
+    update: dict[str, Any] = json.loads(text[V3])
+    return update
 
 
 def test_an_update_names_only_what_changed_and_a_history_that_grew() -> None:
     table = a_table("classic", 7)
-    before = table.view(0)
+    frames = Frames()
+    frames.welcome(table.seq, 0, table.parts(0), V3, [])
     seat = table.game.turn
     table.make(seat, parse_move("draw"))
-    after = table.view(0)
-    changed, grown = changes(before, after)
-    assert grown == {"history": (after.history[-1],)}
+    after = welcome_state(table, 0)
+    update = update_of(frames, table, 0)
+    changed, grown = update["set"], update["append"]
+    assert grown == {"history": [after["history"][-1]]}
     assert "deals" not in changed and "history" not in changed and "seats" not in changed
     assert {"stock", "phase", "legal"} & set(changed)
     assert "hand" in changed if seat == 0 else "hand" not in changed
-    assert changes(after, after) == ({}, {})
-    assert set(changes(None, after)[0]) == set(after.__struct_fields__)
+    again = update_of(frames, table, 0)  # nothing changed since
+    assert (again["set"], again["append"]) == ({}, {})
+    fresh = update_of(Frames(), table, 0)  # nothing was sent: the whole state
+    assert fresh["set"] == after and fresh["append"] == {}
 
 
 def test_a_new_deal_sets_its_history_and_appends_the_finished_deal_s_sheet() -> None:
     table = a_table("classic", 3)
     bots = [make_bot("random", 3 + seat) for seat in range(2)]
+    frames = Frames()
+    frames.welcome(table.seq, None, table.parts(None), V3, [])
     while len(table.game.deals) < 2:
-        before = table.view(None)
         seat = table.game.turn
         made = table.make(seat, bots[seat].decide(table.game.view(seat)).move)
+        if len(table.game.deals) < 2:
+            update_of(frames, table, None)
     assert len(made) == 2  # the move that ended deal 1, then deal 2 dealt
-    after = table.view(None)
-    changed, grown = changes(before, after)
-    assert changed["history"] == after.history and after.history[0].deal == 2
-    assert grown["deals"] == after.deals[len(before.deals):] and len(after.deals) == 1
+    after = welcome_state(table, None)
+    update = update_of(frames, table, None)
+    assert update["set"]["history"] == after["history"] and after["history"][0]["deal"] == 2
+    assert update["append"]["deals"] == after["deals"] and len(after["deals"]) == 1
 
 
 def test_updates_do_not_grow_with_the_game() -> None:
     """A whole game's version 3 updates stay small while version 2's grow with it."""
     table = a_table("partnership", 11)
     frames = Frames()
-    frames.welcome(table.seq, 0, table.view(0), V3, [])
+    frames.welcome(table.seq, 0, table.parts(0), V3, [])
     bots = [make_bot("random", 11 + seat) for seat in range(4)]
     sizes: dict[int, list[int]] = {V2: [], V3: []}
     while not table.game.finished:
         seat = table.game.turn
 
         def heard(change: Change, _: Any) -> None:
-            made = frames.update(change.seq, 0, table.view(0), table.event_for(0), {V2, V3})
+            made = frames.update(change.seq, 0, table.parts(0), table.event_for(0), {V2, V3})
             for version, text in made.items():
                 sizes[version].append(len(text))
 
@@ -147,14 +161,14 @@ def test_updates_do_not_grow_with_the_game() -> None:
 def test_a_client_that_misses_an_update_asks_for_the_whole_state() -> None:
     table = a_table("classic", 5)
     frames = Frames()
-    welcome = json.loads(frames.welcome(table.seq, 1, table.view(1), V3, []))
+    welcome = json.loads(frames.welcome(table.seq, 1, table.parts(1), V3, []))
     state, seq = apply_frame({}, -1, welcome)
     updates = []
     for _ in range(3):
         seat = table.game.turn
         table.make(seat, random.Random(seat).choice(table.game.view(seat).legal_moves()),
                    lambda change, _: updates.append(json.loads(frames.update(
-                       change.seq, 1, table.view(1), table.event_for(1), {V3})[V3])))
+                       change.seq, 1, table.parts(1), table.event_for(1), {V3})[V3])))
     state, seq = apply_frame(state, seq, updates[0])
     try:
         apply_frame(state, seq, updates[2])

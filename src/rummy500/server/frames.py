@@ -1,10 +1,11 @@
 """What the clients of one table hear: each reader's state, typed, and the frames made of it.
 
 A reader is a seat, or None for the spectators. At every change of a table, each reader
-with a client in this process gets its :class:`~rummy500.session.seat_state.SeatState`
-built once, and each frame is written once per reader and protocol version by the one
-encoder (:func:`~rummy500.session.seat_state.encode`), then shared by that reader's
-clients:
+with a client in this process gets its state built once, in two parts
+(:class:`~rummy500.session.state.Parts`): what every reader holds alike, made once for the
+change and compared with the last once, and what is the reader's own. Each frame is
+written once per reader and protocol version by the one encoder
+(:func:`~rummy500.session.seat_state.encode`), then shared by that reader's clients:
 
 - version 3 (a hello with ``"v": 3``): the update names only what changed since the
   reader's last state (``set``: keys whose value changed, whole; ``append``: the new items
@@ -19,19 +20,19 @@ every key in ``set``, which folds to the same state.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
-
-from msgspec.structs import astuple
 
 from ..net.protocol import V2, V3
 from ..session.seat_state import SeatState, encode, plain, version2
+from ..session.state import SHARED_KEYS, Own, Parts
 
 GROWING = ("history", "deals")
 """The keys of a state whose list only grows within a deal (``history``) or a game
 (``deals``): new items go in ``append``. A new deal's ``history`` goes in ``set``."""
 
 STATE_KEYS: tuple[str, ...] = SeatState.__struct_fields__
-_PLACES = range(len(STATE_KEYS))
+_DEAL = SHARED_KEYS.index("deal")
 
 Reader = int | None
 
@@ -47,25 +48,28 @@ def extends(before: Sequence[Any], after: Sequence[Any]) -> bool:
         or tuple(after[:count]) == tuple(before)
 
 
-def changes(before: SeatState | None, after: SeatState) -> tuple[dict[str, Any], dict[str, Any]]:
-    """``(set, append)`` of a version 3 update that turns ``before`` into ``after``
-    (``before`` None: every key in ``set``)."""
-    if before is None:
-        return dict(zip(STATE_KEYS, astuple(after), strict=True)), {}
-    changed: dict[str, Any] = {}
-    grown: dict[str, Any] = {}
-    olds, news = astuple(before), astuple(after)
-    # The keys that differ are found in one pass (most are the same value, often the very
-    # same object), then only those are looked at.
-    for index in [index for index, old, new in zip(_PLACES, olds, news, strict=True)
-                  if old is not new and old != new]:
-        key, old, new = STATE_KEYS[index], olds[index], news[index]
-        if key in GROWING and extends(old, new) and (key != "history"
-                                                     or before.deal == after.deal):
-            grown[key] = new[len(old):]
-        else:
-            changed[key] = new
-    return changed, grown
+def added(before: Sequence[Any], count: int, after: Sequence[Any]) -> Sequence[Any] | None:
+    """What ``after`` adds to the first ``count`` items of ``before`` (the reader was sent
+    those); None if it does not only add to them. ``after`` is mostly the very list
+    ``before`` was, grown since."""
+    if after is before:
+        return after[count:] if len(after) >= count else None
+    return after[count:] if extends(before[:count], after) else None
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """What a reader was sent last: the change, its state's parts, and how many items of
+    its growing lists (which may have grown since)."""
+
+    seq: int
+    parts: Parts
+    history: int
+    deals: int
+
+    @classmethod
+    def of(cls, seq: int, parts: Parts) -> Sent:
+        return cls(seq, parts, len(parts.own.history), len(parts.own.deals))
 
 
 def whole(state: SeatState, version: int) -> dict[str, Any]:
@@ -78,7 +82,10 @@ class Frames:
     """The last state each reader of one table was sent, and the frames of each change."""
 
     def __init__(self) -> None:
-        self.sent: dict[Reader, tuple[int, SeatState]] = {}
+        self.sent: dict[Reader, Sent] = {}
+        self._shared: tuple[tuple[Any, ...], tuple[Any, ...], dict[str, Any]] | None = None
+        """The last comparison of two shared parts, and its outcome: every reader of a
+        change compares the same two."""
 
     def forget(self, readers: set[Reader]) -> None:
         """Drop what was sent to readers with no client left."""
@@ -86,34 +93,68 @@ class Frames:
             if reader not in readers:
                 del self.sent[reader]
 
-    def welcome(self, seq: int, reader: Reader, state: SeatState, version: int,
+    def welcome(self, seq: int, reader: Reader, parts: Parts, version: int,
                 chat: list[dict[str, Any]]) -> bytes:
         """The welcome of a client of ``reader`` at change ``seq``: the whole state."""
         kept = self.sent.get(reader)
-        if kept is None or kept[0] != seq:
-            self.sent[reader] = (seq, state)
-        data = whole(state, version)
+        if kept is None or kept.seq != seq:
+            self.sent[reader] = Sent.of(seq, parts)
+        data = whole(parts.state(), version)
         data["chat"] = chat
         frame: dict[str, Any] = {"type": "welcome", "seat": reader, "seq": seq, "state": data}
         if version != V2:
             frame["v"] = version
         return encode(frame)
 
-    def update(self, seq: int, reader: Reader, state: SeatState, event: Any,
+    def update(self, seq: int, reader: Reader, parts: Parts, event: Any,
                versions: set[int]) -> dict[int, bytes]:
         """The update of change ``seq`` for ``reader``'s clients, by the versions they speak;
-        ``state`` is the reader's state after it, ``event`` the change as it is told."""
+        ``parts`` are the reader's state after it, ``event`` the change as it is told."""
         kept = self.sent.get(reader)
-        self.sent[reader] = (seq, state)
+        self.sent[reader] = Sent.of(seq, parts)
         frames: dict[int, bytes] = {}
         if V3 in versions:
-            changed, grown = changes(None if kept is None else kept[1], state)
+            changed, grown = self.changes(kept, parts)
             frames[V3] = encode({"type": "update", "seq": seq, "event": event,
                                  "set": changed, "append": grown})
         if V2 in versions:
             frames[V2] = encode({"type": "update", "seq": seq, "event": event,
-                                 "state": whole(state, V2)})
+                                 "state": whole(parts.state(), V2)})
         return frames
 
+    def changes(self, kept: Sent | None, parts: Parts) -> tuple[dict[str, Any], dict[str, Any]]:
+        """``(set, append)`` of a version 3 update that turns what was ``kept`` into
+        ``parts`` (nothing kept: the whole state in ``set``)."""
+        if kept is None:
+            return whole(parts.state(), V3), {}
+        changed = {**self._shared_changes(kept.parts.shared, parts.shared)}
+        grown: dict[str, Any] = {}
+        before, after = kept.parts.own, parts.own
+        for key in ("seat", "hand", "legal", "can_undo"):
+            old, new = getattr(before, key), getattr(after, key)
+            if old is not new and old != new:
+                changed[key] = new
+        new_deal = kept.parts.shared[_DEAL] != parts.shared[_DEAL]
+        for key, count in (("history", kept.history), ("deals", kept.deals)):
+            items: Sequence[Any] = getattr(after, key)
+            more = added(getattr(before, key), count, items)
+            if more is None or (new_deal and key == "history"):
+                changed[key] = tuple(items)
+            elif more:
+                grown[key] = tuple(more)
+        return changed, grown
 
-__all__ = ["GROWING", "STATE_KEYS", "Frames", "changes", "extends"]
+    def _shared_changes(self, before: tuple[Any, ...],
+                        after: tuple[Any, ...]) -> dict[str, Any]:
+        last = self._shared
+        if last is not None and last[0] is before and last[1] is after:
+            return last[2]
+        # Most values are the same as before, often the very same object.
+        changed = {SHARED_KEYS[index]: new
+                   for index, (old, new) in enumerate(zip(before, after, strict=True))
+                   if old is not new and old != new}
+        self._shared = (before, after, changed)
+        return changed
+
+
+__all__ = ["GROWING", "STATE_KEYS", "Frames", "Own", "Sent", "added", "extends"]

@@ -22,7 +22,16 @@ from ..record import game_record
 from ..rules import rules_from_record
 from ..session.seat_state import HistoryEntry, PublicTable, SeatInfo, SeatState
 from ..session.settings import bot_seat_names
-from ..session.state import build_state, deal_event, move_event, public_move, public_table
+from ..session.state import (
+    Own,
+    Parts,
+    deal_event,
+    move_event,
+    own_part,
+    public_move,
+    public_table,
+    shared_part,
+)
 from ..session.table_words import TableWords
 from ..session.undo_rule import moves_to_take_back
 from .thinking import Question
@@ -309,17 +318,29 @@ class LiveTable:
     def seats_json(self) -> list[dict[str, Any]]:
         return [info.to_json() for info in self.seat_infos()]
 
-    def view(self, seat: int | None, infos: Sequence[SeatInfo] | None = None,
-             **table: Any) -> SeatState:
-        """``seat``'s state (None: a spectator's), with what the table adds besides the
-        game's (``table``: the pacing's keys); ``infos``: :meth:`seat_infos`, when already
-        made for another reader. What every seat sees alike is worked out once per change."""
+    def shared_part(self, infos: Sequence[SeatInfo] | None = None, **table: Any) -> tuple[Any, ...]:
+        """What every reader's state holds alike now (:func:`..session.state.shared_part`),
+        with what the table adds besides the game's (``table``: the pacing's keys);
+        ``infos``: :meth:`seat_infos`, when already made. The public table is worked out
+        once per change."""
         if self.shared_seq != self.seq or self.shared is None:
             self.shared, self.shared_seq = public_table(self.game), self.seq
-        infos = self.seat_infos() if infos is None else infos
-        return build_state(self.game, seat, infos, self.words, self.shared,
-                           self.legal_texts, next=self.next_table,
-                           can_undo=None if seat is None else self.can_undo(seat), **table)
+        return shared_part(self.game, self.seat_infos() if infos is None else infos,
+                           self.shared, next=self.next_table, **table)
+
+    def own_part(self, seat: int | None) -> Own:
+        """What only ``seat`` (None: a spectator) reads now."""
+        return own_part(self.game, seat, self.words, self.legal_texts,
+                        None if seat is None else self.can_undo(seat))
+
+    def parts(self, seat: int | None, **table: Any) -> Parts:
+        """``seat``'s state in its two parts (``table``: the pacing's keys)."""
+        return Parts(self.shared_part(**table), self.own_part(seat))
+
+    def view(self, seat: int | None, **table: Any) -> SeatState:
+        """``seat``'s state (None: a spectator's), with what the table adds besides the
+        game's (``table``: the pacing's keys)."""
+        return self.parts(seat, **table).state()
 
     def legal_texts(self, game: Game, seat: int) -> tuple[str, ...]:
         """``seat``'s legal moves now (``game`` is this table's) as a state lists them,

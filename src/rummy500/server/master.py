@@ -18,6 +18,7 @@ from typing import Any
 
 from ..session.refusal import NOT_SEATED, STALE, Refusal, check_move
 from ..session.seat_state import SeatState
+from ..session.state import Parts
 from . import metrics
 from .connections import Client, Connections
 from .frame_routes import UNAVAILABLE
@@ -434,6 +435,10 @@ class Master:
         """``seat``'s state of ``table`` as clients get it (the pacing's keys with it)."""
         return table.view(seat, **self._shown(table))
 
+    def parts(self, table: LiveTable, seat: int | None) -> Parts:
+        """:meth:`view` in its two parts."""
+        return table.parts(seat, **self._shown(table))
+
     def _shown(self, table: LiveTable) -> dict[str, Any]:
         """The pacing's keys of every state of ``table`` now."""
         extra = self.extra_state(table)
@@ -449,7 +454,7 @@ class Master:
     def welcome(self, table: LiveTable, client: Client, chat: list[dict[str, Any]]) -> bytes:
         """The welcome of ``client`` (seated or watching) at the table as it stands now."""
         return self.frames_of(table).welcome(table.seq, client.seat,
-                                             self.view(table, client.seat), client.version,
+                                             self.parts(table, client.seat), client.version,
                                              chat)
 
     def _render(self, table: LiveTable, seq: int,
@@ -467,10 +472,10 @@ class Master:
         frames = self.frames_of(table)
         frames.forget(set(readers))
         rendered: dict[tuple[int | None, int], bytes] = {}
-        infos, shown = table.seat_infos(), self._shown(table)
+        shared = table.shared_part(**self._shown(table))
         for reader, versions in readers.items():
             told = table.event_for(reader) if event is None else event
-            made = frames.update(seq, reader, table.view(reader, infos, **shown), told,
+            made = frames.update(seq, reader, Parts(shared, table.own_part(reader)), told,
                                  versions)
             for version, text in made.items():
                 rendered[reader, version] = text

@@ -18,14 +18,24 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from ..game import Game
 from ..kinds import Phase
 from ..melds import Meld
 from ..moves import Move
 from .faces import card_text, hand_faces, table_meld
-from .seat_state import NO_TABLE, TABLE_KEYS, PublicTable, SeatInfo, SeatState, version2
+from .seat_state import (
+    NO_TABLE,
+    TABLE_KEYS,
+    DealSheet,
+    HistoryEntry,
+    PublicTable,
+    SeatInfo,
+    SeatState,
+    version2,
+)
 from .table_words import TableWords
 
 WAITING = "waiting"
@@ -71,37 +81,85 @@ def legal_texts(game: Game, seat: int) -> tuple[str, ...]:
     return tuple(public_move(move) for move in game.view(seat).legal_moves())
 
 
-def build_state(game: Game, seat: int | None, seats: Sequence[SeatInfo], words: TableWords,
-                public: PublicTable | None = None,
-                listed: Callable[[Game, int], tuple[str, ...]] = legal_texts,
-                **table: Any) -> SeatState:
-    """The whole truth for ``seat`` (None: a spectator) of ``game``, with the ``seats``, the
-    words of the deal and of the finished deals from ``words``. ``public``: the
-    :func:`public_table` of this moment, when already made for another seat; ``listed``:
-    :func:`legal_texts`, or what remembers them; ``table``: what an online table adds
-    (:data:`~.seat_state.TABLE_KEYS`).
+OWN_KEYS = ("seat", "hand", "history", "deals", "legal", "can_undo")
+"""The keys of a state that differ from reader to reader (:class:`Own`)."""
+SHARED_KEYS: tuple[str, ...] = tuple(
+    key for key in SeatState.__struct_fields__ if key not in OWN_KEYS)
+"""Every other key of a state: every reader of a table has them alike at one moment."""
 
-    A game with no deal yet is a table still waiting for people.
-    """
+
+@dataclass(frozen=True, slots=True)
+class Own:
+    """What one reader's state holds that no other reader's does (:data:`OWN_KEYS`). The
+    history and the sheets are the lists :class:`TableWords` keeps: each only grows, until
+    a new deal (the history) or new names (both) start new ones."""
+
+    seat: int | None
+    hand: tuple[str, ...] | None
+    history: Sequence[HistoryEntry]
+    deals: Sequence[DealSheet]
+    legal: tuple[str, ...] | None
+    can_undo: bool | None
+
+
+class Parts(NamedTuple):
+    """One reader's state in its two parts: the values of :data:`SHARED_KEYS` in their
+    order (the same tuple for every reader of one moment), and its :class:`Own`."""
+
+    shared: tuple[Any, ...]
+    own: Own
+
+    def state(self) -> SeatState:
+        own = self.own
+        return SeatState(**dict(zip(SHARED_KEYS, self.shared, strict=True)), seat=own.seat,
+                         hand=own.hand, history=tuple(own.history), deals=tuple(own.deals),
+                         legal=own.legal, can_undo=own.can_undo)
+
+
+def shared_part(game: Game, seats: Sequence[SeatInfo], public: PublicTable | None = None,
+                **table: Any) -> tuple[Any, ...]:
+    """What every reader's state of ``game`` holds alike now (:data:`SHARED_KEYS`' values):
+    ``seats``, ``public`` (the :func:`public_table` of this moment, when already made),
+    ``table``: what an online table adds (:data:`~.seat_state.TABLE_KEYS` but
+    ``can_undo``). A game with no deal yet is a table still waiting for people."""
     if public is None:
         public = public_table(game)
-    table = {**NO_TABLE, **table}
-    history, deals = tuple(words.history(seat)), tuple(words.sheets(seat))
+    values = {**NO_TABLE, **table, **_public_fields(public), "players": game.players,
+              "seats": tuple(seats), "over": game.finished, "winner": game.winner}
+    if game.deals:
+        deal = game.deal
+        values.update(dealer=deal.dealer, turn=None if game.finished else deal.turn,
+                      phase=deal.phase, deal=len(game.deals))
+    else:
+        values.update(dealer=None, turn=None, phase=WAITING, deal=0)
+    return tuple(values[key] for key in SHARED_KEYS)
+
+
+def own_part(game: Game, seat: int | None, words: TableWords,
+             listed: Callable[[Game, int], tuple[str, ...]] = legal_texts,
+             can_undo: bool | None = None) -> Own:
+    """What only ``seat`` (None: a spectator) reads of ``game`` now, its words from
+    ``words``; ``listed``: :func:`legal_texts`, or what remembers them."""
+    history, deals = words.history(seat), words.sheets(seat)
     if not game.deals:
-        return SeatState(
-            players=game.players, seat=seat, dealer=None, turn=None, phase=WAITING, deal=0,
-            hand=None if seat is None else (), **_public_fields(public), history=history,
-            deals=deals, over=False, winner=None, seats=tuple(seats), legal=None, **table)
+        return Own(seat, None if seat is None else (), history, deals, None, can_undo)
     deal = game.deal  # a seat's whole view (which copies the deal's moves) only to list its moves
     legal = None
     if seat is not None and not game.finished and deal.turn == seat and deal.phase != Phase.OVER:
         legal = listed(game, seat)
-    return SeatState(
-        players=game.players, seat=seat, dealer=deal.dealer,
-        turn=None if game.finished else deal.turn, phase=deal.phase,
-        deal=len(game.deals), hand=None if seat is None else hand_faces(deal.hands[seat]),
-        **_public_fields(public), history=history, deals=deals, over=game.finished,
-        winner=game.winner, seats=tuple(seats), legal=legal, **table)
+    return Own(seat, None if seat is None else hand_faces(deal.hands[seat]), history, deals,
+               legal, can_undo)
+
+
+def build_state(game: Game, seat: int | None, seats: Sequence[SeatInfo], words: TableWords,
+                public: PublicTable | None = None,
+                listed: Callable[[Game, int], tuple[str, ...]] = legal_texts,
+                **table: Any) -> SeatState:
+    """The whole truth for ``seat`` (None: a spectator) of ``game``: :func:`shared_part`
+    and :func:`own_part` together (``table`` may hold ``can_undo``, the seat's own)."""
+    can_undo = table.pop("can_undo", None)
+    return Parts(shared_part(game, seats, public, **table),
+                 own_part(game, seat, words, listed, can_undo)).state()
 
 
 def _public_fields(public: PublicTable) -> dict[str, Any]:
@@ -120,5 +178,6 @@ def seat_state(game: Game, seat: int | None, seats: Sequence[Mapping[str, Any]])
     return {key: value for key, value in data.items() if key not in TABLE_KEYS}
 
 
-__all__ = ["WAITING", "build_state", "card_text", "deal_event", "hand_faces", "legal_texts",
-           "meld_json", "move_event", "public_move", "public_table", "seat_state", "table_meld"]
+__all__ = ["OWN_KEYS", "SHARED_KEYS", "WAITING", "Own", "Parts", "build_state", "card_text",
+           "deal_event", "hand_faces", "legal_texts", "meld_json", "move_event", "own_part",
+           "public_move", "public_table", "seat_state", "shared_part", "table_meld"]
