@@ -20,8 +20,7 @@ every key in ``set``, which folds to the same state.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..net.protocol import V2, V3
 from ..session.seat_state import SeatState, encode, plain, version2
@@ -57,8 +56,7 @@ def added(before: Sequence[Any], count: int, after: Sequence[Any]) -> Sequence[A
     return after[count:] if extends(before[:count], after) else None
 
 
-@dataclass(frozen=True, slots=True)
-class Sent:
+class Sent(NamedTuple):
     """What a reader was sent last: the change, its state's parts, and how many items of
     its growing lists (which may have grown since)."""
 

@@ -17,7 +17,8 @@ whatever state its request or WebSocket handshake is in:
   never answers it nor closes it.
 
 Once a WebSocket is open, :mod:`.table_socket` bounds it (hello timeout, frame limits) and
-uvicorn pings it. Its scope carries :data:`SEND_NOW`, a text frame written at once rather
+uvicorn pings it; its socket is no longer read while :data:`RECEIVED_AHEAD` messages wait
+for the application. Its scope carries :data:`SEND_NOW`, a text frame written at once rather
 than through the ASGI ``send`` and its layers (the frames of every move go that way).
 """
 
@@ -47,6 +48,12 @@ SEND_NOW = "rummy500.send_now"
 when they cannot be now (the handshake not done, closing, or the peer reading too slowly:
 the transport paused writing), when the caller sends them through the ASGI ``send``,
 which waits."""
+
+
+RECEIVED_AHEAD = 8
+"""Messages of one WebSocket waiting for the application before its socket is no longer
+read (uvicorn stops after each one, until the application takes it: two changes to the
+event loop's watch of the socket for every frame)."""
 
 
 class Held:
@@ -179,6 +186,16 @@ def guarded_protocols(settings: ServerSettings, connections: Connections,
             self.transport.write(answer)
             self.transport.close()
 
+        def send_receive_event_to_app(self) -> None:
+            paused, self.read_paused = self.read_paused, True  # uvicorn's pause skipped
+            try:
+                super().send_receive_event_to_app()
+            finally:
+                self.read_paused = paused
+            if not paused and self.queue.qsize() >= RECEIVED_AHEAD:
+                self.read_paused = True
+                self.transport.pause_reading()
+
         def handle_connect(self, event: Any) -> None:
             # The application counts the WebSocket from its first step (table_socket):
             # it leaves this count as its task is made. The deadline still runs.
@@ -216,4 +233,4 @@ def uvicorn_options(settings: ServerSettings, connections: Connections) -> dict[
     return {"http": http, "ws": ws, "timeout_keep_alive": 5}
 
 
-__all__ = ["SEND_NOW", "Held", "guarded_protocols", "uvicorn_options"]
+__all__ = ["RECEIVED_AHEAD", "SEND_NOW", "Held", "guarded_protocols", "uvicorn_options"]

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..game import Game
@@ -69,9 +68,8 @@ def public_table(game: Game) -> PublicTable:
         return PublicTable((0,) * players, 0, (), (), None, (0,) * players, tuple(game.totals))
     deal = game.deal  # read as it lies: a seat's whole view copies the deal's moves
     return PublicTable(
-        tuple(hand.bit_count() for hand in deal.hands), len(deal.stock),
-        tuple(card_text(card) for card in deal.pile),
-        tuple(table_meld(meld) for meld in deal.melds),
+        tuple(map(int.bit_count, deal.hands)), len(deal.stock), tuple(map(card_text, deal.pile)),
+        tuple(map(table_meld, deal.melds)),
         None if deal.must_use < 0 else card_text(deal.must_use), tuple(deal.credit),
         tuple(game.totals))
 
@@ -88,8 +86,7 @@ SHARED_KEYS: tuple[str, ...] = tuple(
 """Every other key of a state: every reader of a table has them alike at one moment."""
 
 
-@dataclass(frozen=True, slots=True)
-class Own:
+class Own(NamedTuple):
     """What one reader's state holds that no other reader's does (:data:`OWN_KEYS`). The
     history and the sheets are the lists :class:`TableWords` keeps: each only grows, until
     a new deal (the history) or new names (both) start new ones."""

@@ -21,7 +21,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..cards import face_of, face_str, iter_bits
 from ..deal import Deal
@@ -35,8 +35,7 @@ WHO = "\x00"
 """Stands for the mover's name in a line said of a seat in the third person."""
 
 
-@dataclass(frozen=True, slots=True)
-class _Said:
+class _Said(NamedTuple):
     """One change in words: ``third`` with :data:`WHO` for the mover, ``mine`` to the mover."""
 
     seat: int | None
