@@ -73,7 +73,7 @@ def test_the_server_s_frames_have_the_schema_s_shape(preset: str) -> None:
     chat = [_line(1, 0, "Ann", "hi", None, 0.0), _line(2, 1, "Bob", "", "clap", 1.0)]
     frames = Frames()
     for reader in readers:
-        welcome = msgspec.json.decode(frames.welcome(table.seq, reader, table.view(reader),
+        welcome = msgspec.json.decode(frames.welcome(table.seq, reader, table.parts(reader),
                                                      V3, chat), type=Welcome)
         assert welcome.seat == reader and welcome.v == V3 and len(welcome.state.chat) == 2
     bots = [make_bot("random", seat) for seat in range(players)]
@@ -81,8 +81,8 @@ def test_the_server_s_frames_have_the_schema_s_shape(preset: str) -> None:
 
     def heard(change: Change, _: Any) -> None:
         for reader in readers:
-            text = frames.update(change.seq, reader, table.view(reader),
-                                 table.event_for(reader), {V3})[V3]
+            parts = table.parts(reader)
+            text = frames.update(change.seq, reader, parts, parts.own.event, {V3})[V3]
             update = msgspec.json.decode(text, type=Update)
             told(update.event)
             kinds.update(f"set {key}" for key in json.loads(text)["set"])
@@ -95,7 +95,7 @@ def test_the_server_s_frames_have_the_schema_s_shape(preset: str) -> None:
     assert {"set history", "set legal", "set turn", "append history", "append deals"} <= kinds
     # a welcome at the end of the game, with its sheets
     for reader in readers:
-        msgspec.json.decode(Frames().welcome(table.seq, reader, table.view(reader), V3, []),
+        msgspec.json.decode(Frames().welcome(table.seq, reader, table.parts(reader), V3, []),
                             type=Welcome)
 
 
@@ -112,7 +112,7 @@ def test_an_undo_s_event_and_an_empty_one_have_the_schema_s_shape() -> None:
 def test_a_state_with_a_key_the_schema_does_not_know_is_refused() -> None:
     table = LiveTable("t", Spec(rules={"preset": "classic"}, players=2, seed=3),
                       [Seat(n, BOT, "random") for n in range(2)])
-    frame = json.loads(Frames().welcome(table.seq, 0, table.view(0), V3, []))
+    frame = json.loads(Frames().welcome(table.seq, 0, table.parts(0), V3, []))
     frame["state"]["stand_in"] = True
     with pytest.raises(msgspec.ValidationError, match="stand_in"):
         msgspec.convert(frame, Welcome)

@@ -71,7 +71,7 @@ def test_folding_every_update_gives_the_state_a_new_welcome_gives(
         def heard(change: Change, _: Any) -> None:  # as the server renders: at each change
             for reader in readers:
                 text = frames.update(change.seq, reader, table.parts(reader),
-                                     table.event_for(reader), {V3})[V3]
+                                     table.parts(reader).own.event, {V3})[V3]
                 update = json.loads(text)
                 assert set(update) == {"type", "seq", "event", "set", "append"}
                 assert update["seq"] == change.seq == table.seq
@@ -94,7 +94,8 @@ def test_folding_every_update_gives_the_state_a_new_welcome_gives(
 
 def update_of(frames: Frames, table: LiveTable, reader: int | None) -> dict[str, Any]:
     """The version 3 update of ``reader`` at the table's last change, as a client reads it."""
-    text = frames.update(table.seq, reader, table.parts(reader), table.event_for(reader), {V3})
+    parts = table.parts(reader)
+    text = frames.update(table.seq, reader, parts, parts.own.event, {V3})
     update: dict[str, Any] = json.loads(text[V3])
     return update
 
@@ -146,7 +147,8 @@ def test_updates_do_not_grow_with_the_game() -> None:
         seat = table.game.turn
 
         def heard(change: Change, _: Any) -> None:
-            made = frames.update(change.seq, 0, table.parts(0), table.event_for(0), {V2, V3})
+            made = frames.update(change.seq, 0, table.parts(0), table.parts(0).own.event,
+                                  {V2, V3})
             for version, text in made.items():
                 sizes[version].append(len(text))
 
@@ -168,7 +170,7 @@ def test_a_client_that_misses_an_update_asks_for_the_whole_state() -> None:
         seat = table.game.turn
         table.make(seat, random.Random(seat).choice(table.game.view(seat).legal_moves()),
                    lambda change, _: updates.append(json.loads(frames.update(
-                       change.seq, 1, table.parts(1), table.event_for(1), {V3})[V3])))
+                       change.seq, 1, table.parts(1), table.parts(1).own.event, {V3})[V3])))
     state, seq = apply_frame(state, seq, updates[0])
     try:
         apply_frame(state, seq, updates[2])

@@ -92,7 +92,8 @@ class Driver:
         hold, clock = 0.0, None
         if self.pacing is not None:
             self.pacing.announce(table)
-            hold, clock = self.pacing.holding(table), self.pacing.time_left(table)
+            hold = self.pacing.holding(table)
+            clock = self.pacing.time_left(table, hold)
         if self.closing or table.status != PLAYING or not _someone_there(table):
             return
         seat = table.game.turn

@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 from ..net.protocol import V2, V3
 from ..session.seat_state import SeatState, encode, plain, version2
-from ..session.state import SHARED_KEYS, Own, Parts
+from ..session.state import OWN_KEYS, SHARED_KEYS, Own, Parts
 
 GROWING = ("history", "deals")
 """The keys of a state whose list only grows within a deal (``history``) or a game
@@ -32,6 +32,8 @@ GROWING = ("history", "deals")
 
 STATE_KEYS: tuple[str, ...] = SeatState.__struct_fields__
 _DEAL = SHARED_KEYS.index("deal")
+_SINGLE = tuple(index for index, key in enumerate(OWN_KEYS) if key not in GROWING)
+"""The places in :class:`Own` of the reader's keys that are compared whole."""
 
 Reader = int | None
 
@@ -128,18 +130,21 @@ class Frames:
         changed = {**self._shared_changes(kept.parts.shared, parts.shared)}
         grown: dict[str, Any] = {}
         before, after = kept.parts.own, parts.own
-        for key in ("seat", "hand", "legal", "can_undo"):
-            old, new = getattr(before, key), getattr(after, key)
+        for index in _SINGLE:
+            old, new = before[index], after[index]
             if old is not new and old != new:
-                changed[key] = new
+                changed[OWN_KEYS[index]] = new
         new_deal = kept.parts.shared[_DEAL] != parts.shared[_DEAL]
-        for key, count in (("history", kept.history), ("deals", kept.deals)):
-            items: Sequence[Any] = getattr(after, key)
-            more = added(getattr(before, key), count, items)
-            if more is None or (new_deal and key == "history"):
-                changed[key] = tuple(items)
-            elif more:
-                grown[key] = tuple(more)
+        history = added(before.history, kept.history, after.history)
+        if history is None or new_deal:
+            changed["history"] = tuple(after.history)
+        elif history:
+            grown["history"] = tuple(history)
+        deals = added(before.deals, kept.deals, after.deals)
+        if deals is None:
+            changed["deals"] = tuple(after.deals)
+        elif deals:
+            grown["deals"] = tuple(deals)
         return changed, grown
 
     def _shared_changes(self, before: tuple[Any, ...],

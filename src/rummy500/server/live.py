@@ -20,7 +20,7 @@ from ..game import Game
 from ..moves import Move, parse_move
 from ..record import game_record
 from ..rules import rules_from_record
-from ..session.seat_state import HistoryEntry, PublicTable, SeatInfo, SeatState
+from ..session.seat_state import PublicTable, SeatInfo, SeatState
 from ..session.settings import bot_seat_names
 from ..session.state import (
     Own,
@@ -372,11 +372,6 @@ class LiveTable:
         taken = moves_to_take_back(list(zip(deal.movers, deal.moves, strict=True)), seat,
                                    self.words.names)
         return not isinstance(taken, str)
-
-    def event_for(self, reader: int | None) -> HistoryEntry | dict[str, Any]:
-        """The last change as ``reader`` is told it (the ``event`` of an update)."""
-        history = self.words.history(reader)
-        return history[-1] if history else {}
 
     def summary(self) -> dict[str, Any]:
         """The public summary: never a hidden card."""

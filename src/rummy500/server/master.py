@@ -474,9 +474,9 @@ class Master:
         rendered: dict[tuple[int | None, int], bytes] = {}
         shared = table.shared_part(**self._shown(table))
         for reader, versions in readers.items():
-            told = table.event_for(reader) if event is None else event
-            made = frames.update(seq, reader, Parts(shared, table.own_part(reader)), told,
-                                 versions)
+            own = table.own_part(reader)
+            told = own.event if event is None else event
+            made = frames.update(seq, reader, Parts(shared, own), told, versions)
             for version, text in made.items():
                 rendered[reader, version] = text
         return rendered

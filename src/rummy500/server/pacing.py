@@ -171,19 +171,25 @@ class Pacing:
 
     def holding(self, table: LiveTable) -> float:
         """Seconds the deal pause still holds the computer players (0: none)."""
-        if not self.waiting_for(table):
+        return self._hold(table, self.waiting_for(table))
+
+    def _hold(self, table: LiveTable, waiting: list[int]) -> float:
+        """:meth:`holding`, ``waiting`` being :meth:`waiting_for` now."""
+        if not waiting:
             return 0.0
         return max(0.0, self.tables[table.id].pause_until - self.now())
 
-    def clock_left(self, table: LiveTable) -> float | None:
+    def clock_left(self, table: LiveTable, hold: float | None = None) -> float | None:
         """Seconds left of the turn in play, for a person's turn at a table with a turn
         clock (None: no clock runs). While the deal pause holds, the clock has not started:
-        the pause's seconds left and the whole turn."""
+        the pause's seconds left and the whole turn. ``hold``: :meth:`holding` now, if
+        known."""
         if table.spec.turn_s <= 0 or table.status != PLAYING:
             return None
         if table.seats[table.game.turn].kind == BOT:
             return None
-        hold = self.holding(table)
+        if hold is None:
+            hold = self.holding(table)
         now = self.now()
         if hold > 0:
             return hold + table.spec.turn_s
@@ -219,10 +225,10 @@ class Pacing:
             banks[seat] = round(max(0.0, table.banks[seat] - self.overrun(table, seat)), 1)
         return banks
 
-    def time_left(self, table: LiveTable) -> float | None:
+    def time_left(self, table: LiveTable, hold: float | None = None) -> float | None:
         """Seconds until the stand-in plays the turn in play: the clock, then the bank of
-        the seat to move (None: no clock runs)."""
-        clock = self.clock_left(table)
+        the seat to move (None: no clock runs). ``hold``: :meth:`holding` now, if known."""
+        clock = self.clock_left(table, hold)
         if clock is None:
             return None
         banks = self.banks(table)
@@ -241,8 +247,8 @@ class Pacing:
         """What the pacing adds to every state of the table."""
         waiting = self.waiting_for(table)
         self.tables[table.id].shown = tuple(waiting)
-        hold = self.holding(table)
-        clock = self.clock_left(table)
+        hold = self._hold(table, waiting)
+        clock = self.clock_left(table, hold)
         watchers = self.watchers(table)
         return {"waiting_for": waiting, "pause_left": round(hold, 1) if hold else None,
                 "clock": None if clock is None else round(clock, 1),

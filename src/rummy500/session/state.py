@@ -98,6 +98,11 @@ class Own(NamedTuple):
     legal: tuple[str, ...] | None
     can_undo: bool | None
 
+    @property
+    def event(self) -> HistoryEntry | dict[str, Any]:
+        """The last change as this reader is told it (an update's ``event``)."""
+        return self.history[-1] if self.history else {}
+
 
 class Parts(NamedTuple):
     """One reader's state in its two parts: the values of :data:`SHARED_KEYS` in their
