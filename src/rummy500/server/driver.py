@@ -104,22 +104,28 @@ class Driver:
         pause += grace
         if clock is not None and clock > 0:
             clock += grace
-        takeover = table.spec.takeover_s
-        if self.pacing is not None and takeover > 0:
-            takeover = self.pacing.takeover_left(table)  # the turn's away time counted
+        there = table.connected.get(seat, False)
+        takeover = 0.0 if there or entry.kind == BOT else self._takeover_left(table)
         if entry.kind == BOT:
             delay, standin = max(pause, hold), False
-        elif seat in table.standins and not table.connected.get(seat, False):
+        elif seat in table.standins and not there:
             delay, standin = pause, False
-        elif clock is not None and (table.connected.get(seat, False) or table.spec.takeover_s <= 0
-                                    or clock <= takeover):
+        elif clock is not None and (there or table.spec.takeover_s <= 0 or clock <= takeover):
             delay, standin = (clock if clock > 0 else pause), False  # the clock ran out
-        elif table.spec.takeover_s <= 0 or table.connected.get(seat, False):
+        elif table.spec.takeover_s <= 0 or there:
             return
         else:
             delay, standin = max(takeover, pause), True
         self.tasks[table.id] = asyncio.ensure_future(
             self._play_for(table.id, seat, table.seq, delay, standin))
+
+    def _takeover_left(self, table: LiveTable) -> float:
+        """Seconds until the stand-in takes over for the person to move, who is away (the
+        turn's away time counted)."""
+        takeover = table.spec.takeover_s
+        if self.pacing is not None and takeover > 0:
+            takeover = self.pacing.takeover_left(table)
+        return takeover
 
     async def _play_for(self, table_id: str, seat: int, seq: int, delay: float,
                         standin: bool) -> None:

@@ -44,6 +44,7 @@ from .database import (
     sqlite_reset,
     tables,
 )
+from .group_commit import GroupCommit
 from .live import BOT, OVER, PLAYING, WAITING, Change, Seat, Spec
 from .messages import NOTIFY_CHANNEL, Changed, Message, NextTable, encode
 
@@ -52,9 +53,6 @@ log = logging.getLogger("rummy500.server")
 CONNECT_TIMEOUT_S = 10.0
 """A PostgreSQL connection not made by then is a failure (the request answers
 ``unavailable``) rather than a wait."""
-
-BATCH_LIMIT = 256
-"""Appends committed together in one transaction at most."""
 
 _SET_SEQ = (update(tables)
             .where(tables.c.id == bindparam("b_id"), tables.c.seq == bindparam("b_after"))
@@ -91,8 +89,7 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine: AsyncEngine
-        self._pending: list[_Append] = []
-        self._writer: asyncio.Task[None] | None = None
+        self._group = GroupCommit(self._append_batch)
         self.postgres = make_url(url).get_backend_name() in ("postgresql", "postgres")
         self._ping: asyncio.Task[bool] | None = None
         if self.postgres:
@@ -267,44 +264,8 @@ class Store:
     async def append(self, table_id: str, after: int, made: Sequence[Change],
                      status: str) -> bool:
         """Store ``made`` if the table's last change is still ``after``; False if not.
-
-        Returns once the change is committed. Appends that arrive while a commit is
-        under way are committed together in the next transaction (a group commit):
-        one commit for many tables, each caller answered after that commit.
-        """
-        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self._pending.append(_Append(table_id, after, tuple(made), status, future))
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.ensure_future(self._write_pending())
-        return await future
-
-    async def _write_pending(self) -> None:
-        """Commit waiting appends, a batch at a time, until none waits."""
-        while self._pending:
-            batch = self._pending[:BATCH_LIMIT]
-            del self._pending[:BATCH_LIMIT]
-            try:
-                outcomes: list[bool | BaseException] = list(await self._append_batch(batch))
-            except asyncio.CancelledError:
-                for one in batch:
-                    if not one.future.done():
-                        one.future.cancel()
-                raise
-            except Exception:
-                # One bad append must not fail the others: each on its own.
-                outcomes = []
-                for one in batch:
-                    try:
-                        outcomes.extend(await self._append_batch([one]))
-                    except Exception as error:
-                        outcomes.append(error)
-            for one, outcome in zip(batch, outcomes, strict=True):
-                if one.future.done():
-                    continue
-                if isinstance(outcome, BaseException):
-                    one.future.set_exception(outcome)
-                else:
-                    one.future.set_result(outcome)
+        Returns once the change is committed, with other tables' (:mod:`.group_commit`)."""
+        return await self._group.append(table_id, after, made, status)
 
     async def _append_batch(self, batch: Sequence[_Append]) -> list[bool]:
         """Store each append whose table is still where it follows, in one transaction."""

@@ -118,7 +118,9 @@ async def _read(hub: Hub, websocket: WebSocket, client: Client) -> None:
             client.send({"type": "error", "code": "bad_frame",
                          "message": "frames are JSON text, not binary"})
             continue
-        if len(text) > FRAME_LIMIT or len(text.encode("utf-8", "surrogatepass")) > FRAME_LIMIT:
+        # A character is at most 4 bytes of UTF-8: most frames need not be encoded to tell.
+        if len(text) > FRAME_LIMIT or (len(text) * 4 > FRAME_LIMIT and len(
+                text.encode("utf-8", "surrogatepass")) > FRAME_LIMIT):
             client.close(CLOSE_TOO_BIG)
             return
         if not frames.allow():

@@ -17,6 +17,7 @@ False
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -84,6 +85,7 @@ OWN_KEYS = ("seat", "hand", "history", "deals", "legal", "can_undo")
 SHARED_KEYS: tuple[str, ...] = tuple(
     key for key in SeatState.__struct_fields__ if key not in OWN_KEYS)
 """Every other key of a state: every reader of a table has them alike at one moment."""
+_shared_values = operator.itemgetter(*SHARED_KEYS)
 
 
 class Own(NamedTuple):
@@ -134,7 +136,8 @@ def shared_part(game: Game, seats: Sequence[SeatInfo], public: PublicTable | Non
                       phase=deal.phase, deal=len(game.deals))
     else:
         values.update(dealer=None, turn=None, phase=WAITING, deal=0)
-    return tuple(values[key] for key in SHARED_KEYS)
+    shared: tuple[Any, ...] = _shared_values(values)
+    return shared
 
 
 def own_part(game: Game, seat: int | None, words: TableWords,
