@@ -111,7 +111,8 @@ class Frames:
         """The update of change ``seq`` for ``reader``'s clients, by the versions they speak;
         ``parts`` are the reader's state after it, ``event`` the change as it is told."""
         kept = self.sent.get(reader)
-        self.sent[reader] = Sent.of(seq, parts)
+        own = parts.own
+        self.sent[reader] = Sent(seq, parts, len(own.history), len(own.deals))
         frames: dict[int, bytes] = {}
         if V3 in versions:
             changed, grown = self.changes(kept, parts)
@@ -127,25 +128,26 @@ class Frames:
         ``parts`` (nothing kept: the whole state in ``set``)."""
         if kept is None:
             return whole(parts.state(), V3), {}
-        changed = {**self._shared_changes(kept.parts.shared, parts.shared)}
+        shared = self._shared_changes(kept.parts.shared, parts.shared)
+        mine: dict[str, Any] = {}
         grown: dict[str, Any] = {}
         before, after = kept.parts.own, parts.own
         for index in _SINGLE:
             old, new = before[index], after[index]
             if old is not new and old != new:
-                changed[OWN_KEYS[index]] = new
-        new_deal = kept.parts.shared[_DEAL] != parts.shared[_DEAL]
+                mine[OWN_KEYS[index]] = new
         history = added(before.history, kept.history, after.history)
-        if history is None or new_deal:
-            changed["history"] = tuple(after.history)
+        if history is None or kept.parts.shared[_DEAL] != parts.shared[_DEAL]:
+            mine["history"] = tuple(after.history)
         elif history:
             grown["history"] = tuple(history)
         deals = added(before.deals, kept.deals, after.deals)
         if deals is None:
-            changed["deals"] = tuple(after.deals)
+            mine["deals"] = tuple(after.deals)
         elif deals:
             grown["deals"] = tuple(deals)
-        return changed, grown
+        # The shared keys' dict is every reader's of the change: not changed, only read.
+        return ({**shared, **mine} if mine else shared), grown
 
     def _shared_changes(self, before: tuple[Any, ...],
                         after: tuple[Any, ...]) -> dict[str, Any]:

@@ -41,6 +41,8 @@ class _Pace:
     """One table's pacing as this process knows it."""
 
     deals: int = -1
+    seq: int = -1
+    """The table's change when its deal and turn were last looked at."""
     turn: tuple[int, int, int] | None = None
     """The turn in play (:func:`turn_key`)."""
     turn_since: float = 0.0
@@ -96,15 +98,17 @@ class Pacing:
             pace.deals = len(table.game.deals)
             return pace
         now = self.now()
-        deals = len(table.game.deals)
-        if deals != pace.deals:
-            if pace.deals >= 1 and deals >= 2 and table.spec.deal_pause_s > 0:
-                self._start_pause(table, pace, deals - 1, now + table.spec.deal_pause_s)
-            pace.deals = deals
-        key = turn_key(table)
-        if key != pace.turn:
-            pace.turn, pace.turn_since = key, now
-            pace.away, pace.away_since = 0.0, None
+        if pace.seq != table.seq:  # the deal and the turn change only with the table
+            pace.seq = table.seq
+            deals = len(table.game.deals)
+            if deals != pace.deals:
+                if pace.deals >= 1 and deals >= 2 and table.spec.deal_pause_s > 0:
+                    self._start_pause(table, pace, deals - 1, now + table.spec.deal_pause_s)
+                pace.deals = deals
+            key = turn_key(table)
+            if key != pace.turn:
+                pace.turn, pace.turn_since = key, now
+                pace.away, pace.away_since = 0.0, None
         self._count_away(table, pace, now)
         return pace
 
