@@ -85,9 +85,9 @@ async def test_a_table_played_alone_never_waits(store: Store,
     assert time.monotonic() - started < group_commit.GATHER_S
 
 
-async def test_a_move_waits_for_others_while_other_tables_move(
+async def test_a_move_waits_for_another_while_other_tables_move(
         store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(group_commit, "GATHER_S", 0.3)
+    monkeypatch.setattr(group_commit, "GATHER_S", 5.0)
     first, second = await tables(store, 2)
     assert await store.append(first, 1, [Change(2, 0, "draw")], PLAYING)
     sizes = counted(store)
@@ -96,5 +96,18 @@ async def test_a_move_waits_for_others_while_other_tables_move(
     await asyncio.sleep(0.1)  # the first table moves again while the second's waits
     assert await store.append(first, 2, [Change(3, 1, "draw")], PLAYING)
     assert await later
-    assert time.monotonic() - started >= 0.3
+    waited = time.monotonic() - started
+    assert 0.1 <= waited < group_commit.GATHER_S  # until the other move came, not longer
     assert sizes == [2]
+
+
+async def test_a_move_waits_no_longer_than_the_gathering_time(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(group_commit, "GATHER_S", 0.3)
+    first, second = await tables(store, 2)
+    assert await store.append(first, 1, [Change(2, 0, "draw")], PLAYING)
+    sizes = counted(store)
+    started = time.monotonic()
+    assert await store.append(second, 1, [Change(2, 0, "draw")], PLAYING)
+    assert time.monotonic() - started >= 0.3
+    assert sizes == [1]

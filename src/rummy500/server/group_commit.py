@@ -35,6 +35,8 @@ class GroupCommit:
         self._writer: asyncio.Task[None] | None = None
         self._recent: dict[str, float] = {}
         """The tables that appended in the last ``GATHER_WHEN_S``, and when."""
+        self._gathering: asyncio.Future[None] | None = None
+        """Set while a batch waits for more: the next append ends the wait."""
 
     async def append(self, table_id: str, after: int, made: Sequence[Change],
                      status: str) -> bool:
@@ -44,6 +46,8 @@ class GroupCommit:
         future: asyncio.Future[bool] = loop.create_future()
         self._pending.append(Append(table_id, after, tuple(made), status, future))
         self._recent[table_id] = loop.time()
+        if self._gathering is not None and not self._gathering.done():
+            self._gathering.set_result(None)
         if self._writer is None or self._writer.done():
             self._writer = asyncio.ensure_future(self._write_pending())
         return await future
@@ -52,7 +56,7 @@ class GroupCommit:
         """Commit waiting appends, a batch at a time, until none waits."""
         while self._pending:
             if len(self._pending) < BATCH_LIMIT and self._others_moving():
-                await asyncio.sleep(GATHER_S)
+                await self._gather()
             batch = self._pending[:BATCH_LIMIT]
             del self._pending[:BATCH_LIMIT]
             try:
@@ -78,6 +82,19 @@ class GroupCommit:
                 else:
                     one.future.set_result(outcome)
 
+    async def _gather(self) -> None:
+        """Wait until another append comes or ``GATHER_S`` passes: the batch then holds at
+        least two appends (and whatever came with the second), or the wait ends on its own
+        (the event loop woken by the timer only then)."""
+        loop = asyncio.get_running_loop()
+        self._gathering = gathering = loop.create_future()
+        timer = loop.call_later(GATHER_S, _end, gathering)
+        try:
+            await gathering
+        finally:
+            timer.cancel()
+            self._gathering = None
+
     def _others_moving(self) -> bool:
         """Whether a table with no append waiting appended in the last ``GATHER_WHEN_S``
         (the tables that did not are forgotten)."""
@@ -90,6 +107,11 @@ class GroupCommit:
             elif table_id not in waiting:
                 others = True
         return others
+
+
+def _end(waiting: asyncio.Future[None]) -> None:
+    if not waiting.done():
+        waiting.set_result(None)
 
 
 __all__ = ["BATCH_LIMIT", "GATHER_S", "GATHER_WHEN_S", "GroupCommit"]
