@@ -88,6 +88,7 @@ async def test_a_table_played_alone_never_waits(store: Store,
 async def test_a_move_waits_for_another_while_other_tables_move(
         store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(group_commit, "GATHER_S", 5.0)
+    monkeypatch.setattr(group_commit, "GATHER_WHEN_S", 60.0)  # the first table moved lately
     first, second = await tables(store, 2)
     assert await store.append(first, 1, [Change(2, 0, "draw")], PLAYING)
     sizes = counted(store)
@@ -104,6 +105,7 @@ async def test_a_move_waits_for_another_while_other_tables_move(
 async def test_a_move_waits_no_longer_than_the_gathering_time(
         store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(group_commit, "GATHER_S", 0.3)
+    monkeypatch.setattr(group_commit, "GATHER_WHEN_S", 60.0)  # the first table moved lately
     first, second = await tables(store, 2)
     assert await store.append(first, 1, [Change(2, 0, "draw")], PLAYING)
     sizes = counted(store)
