@@ -85,13 +85,20 @@ async def test_a_table_played_alone_never_waits(store: Store,
     assert time.monotonic() - started < group_commit.GATHER_S
 
 
-async def test_a_move_waits_for_another_while_other_tables_move(
-        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(group_commit, "GATHER_S", 5.0)
-    monkeypatch.setattr(group_commit, "GATHER_WHEN_S", 60.0)  # the first table moved lately
+async def one_table_moved(store: Store, monkeypatch: pytest.MonkeyPatch,
+                          gather_s: float) -> tuple[str, str, list[int]]:
+    """Two tables, the first of which has just moved (its move held as recent for a minute),
+    the batches a gathering of ``gather_s`` commits from then on counted."""
+    monkeypatch.setattr(group_commit, "GATHER_S", gather_s)
+    monkeypatch.setattr(group_commit, "GATHER_WHEN_S", 60.0)
     first, second = await tables(store, 2)
     assert await store.append(first, 1, [Change(2, 0, "draw")], PLAYING)
-    sizes = counted(store)
+    return first, second, counted(store)
+
+
+async def test_a_move_waits_for_another_while_other_tables_move(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    first, second, sizes = await one_table_moved(store, monkeypatch, 5.0)
     started = time.monotonic()
     later = asyncio.ensure_future(store.append(second, 1, [Change(2, 0, "draw")], PLAYING))
     await asyncio.sleep(0.1)  # the first table moves again while the second's waits
@@ -104,11 +111,7 @@ async def test_a_move_waits_for_another_while_other_tables_move(
 
 async def test_a_move_waits_no_longer_than_the_gathering_time(
         store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(group_commit, "GATHER_S", 0.3)
-    monkeypatch.setattr(group_commit, "GATHER_WHEN_S", 60.0)  # the first table moved lately
-    first, second = await tables(store, 2)
-    assert await store.append(first, 1, [Change(2, 0, "draw")], PLAYING)
-    sizes = counted(store)
+    _, second, sizes = await one_table_moved(store, monkeypatch, 0.3)
     started = time.monotonic()
     assert await store.append(second, 1, [Change(2, 0, "draw")], PLAYING)
     assert time.monotonic() - started >= 0.3
