@@ -17,7 +17,6 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from ..session.refusal import NOT_SEATED, STALE, Refusal, check_move
-from ..session.seat_state import SeatState
 from ..session.state import Parts
 from . import metrics
 from .connections import Client, Connections
@@ -431,12 +430,9 @@ class Master:
             frames = self.frames[table.id] = Frames()
         return frames
 
-    def view(self, table: LiveTable, seat: int | None) -> SeatState:
-        """``seat``'s state of ``table`` as clients get it (the pacing's keys with it)."""
-        return table.view(seat, **self._shown(table))
-
     def parts(self, table: LiveTable, seat: int | None) -> Parts:
-        """:meth:`view` in its two parts."""
+        """``seat``'s state of ``table`` as clients get it (the pacing's keys with it), in
+        its two parts."""
         return table.parts(seat, **self._shown(table))
 
     def _shown(self, table: LiveTable) -> dict[str, Any]:
@@ -446,10 +442,6 @@ class Master:
         return {"waiting_for": tuple(waiting or ()), "pause_left": extra.get("pause_left"),
                 "clock": extra.get("clock"), "bank": extra.get("bank"),
                 "watchers": extra.get("watchers", 0)}
-
-    def state_of(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
-        """``seat``'s state of ``table`` as plain data (version 3's form)."""
-        return self.view(table, seat).to_json()
 
     def welcome(self, table: LiveTable, client: Client, chat: list[dict[str, Any]]) -> bytes:
         """The welcome of ``client`` (seated or watching) at the table as it stands now."""
