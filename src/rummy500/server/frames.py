@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 from ..net.protocol import V2, V3
 from ..session.seat_state import SeatState, encode, plain, version2
-from ..session.state import OWN_KEYS, SHARED_KEYS, Own, Parts
+from ..session.state import OWN_KEYS, SHARED_KEYS, Parts
 
 GROWING = ("history", "deals")
 """The keys of a state whose list only grows within a deal (``history``) or a game
@@ -33,7 +33,7 @@ GROWING = ("history", "deals")
 STATE_KEYS: tuple[str, ...] = SeatState.__struct_fields__
 _DEAL = SHARED_KEYS.index("deal")
 _SINGLE = tuple(index for index, key in enumerate(OWN_KEYS) if key not in GROWING)
-"""The places in :class:`Own` of the reader's keys that are compared whole."""
+"""The places in :class:`~rummy500.session.state.Own` of the reader's keys compared whole."""
 
 Reader = int | None
 
@@ -111,8 +111,7 @@ class Frames:
         """The update of change ``seq`` for ``reader``'s clients, by the versions they speak;
         ``parts`` are the reader's state after it, ``event`` the change as it is told."""
         kept = self.sent.get(reader)
-        own = parts.own
-        self.sent[reader] = Sent(seq, parts, len(own.history), len(own.deals))
+        self.sent[reader] = Sent.of(seq, parts)
         frames: dict[int, bytes] = {}
         if V3 in versions:
             changed, grown = self.changes(kept, parts)
@@ -162,4 +161,4 @@ class Frames:
         return changed
 
 
-__all__ = ["GROWING", "STATE_KEYS", "Frames", "Own", "Sent", "added", "extends"]
+__all__ = ["GROWING", "STATE_KEYS", "Frames", "Sent", "added", "extends"]

@@ -80,16 +80,9 @@ def legal_texts(game: Game, seat: int) -> tuple[str, ...]:
     return tuple(public_move(move) for move in game.view(seat).legal_moves())
 
 
-OWN_KEYS = ("seat", "hand", "history", "deals", "legal", "can_undo")
-"""The keys of a state that differ from reader to reader (:class:`Own`)."""
-SHARED_KEYS: tuple[str, ...] = tuple(
-    key for key in SeatState.__struct_fields__ if key not in OWN_KEYS)
-"""Every other key of a state: every reader of a table has them alike at one moment."""
-_shared_values = operator.itemgetter(*SHARED_KEYS)
-
-
 class Own(NamedTuple):
-    """What one reader's state holds that no other reader's does (:data:`OWN_KEYS`). The
+    """What one reader's state holds that no other reader's does (its fields are the
+    state's keys :data:`OWN_KEYS`). The
     history and the sheets are the lists :class:`TableWords` keeps: each only grows, until
     a new deal (the history) or new names (both) start new ones."""
 
@@ -104,6 +97,14 @@ class Own(NamedTuple):
     def event(self) -> HistoryEntry | dict[str, Any]:
         """The last change as this reader is told it (an update's ``event``)."""
         return self.history[-1] if self.history else {}
+
+
+OWN_KEYS: tuple[str, ...] = Own._fields
+"""The keys of a state that differ from reader to reader."""
+SHARED_KEYS: tuple[str, ...] = tuple(
+    key for key in SeatState.__struct_fields__ if key not in OWN_KEYS)
+"""Every other key of a state: every reader of a table has them alike at one moment."""
+_shared_values = operator.itemgetter(*SHARED_KEYS)
 
 
 class Parts(NamedTuple):
