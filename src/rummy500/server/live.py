@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import secrets
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +20,7 @@ from ..game import Game
 from ..moves import Move, parse_move
 from ..record import game_record
 from ..rules import rules_from_record
-from ..session.seat_state import PublicTable, SeatInfo, SeatState
+from ..session.seat_state import PublicTable, SeatInfo
 from ..session.settings import bot_seat_names
 from ..session.state import (
     Own,
@@ -318,15 +318,14 @@ class LiveTable:
     def seats_json(self) -> list[dict[str, Any]]:
         return [info.to_json() for info in self.seat_infos()]
 
-    def shared_part(self, infos: Sequence[SeatInfo] | None = None, **table: Any) -> tuple[Any, ...]:
+    def shared_part(self, **table: Any) -> tuple[Any, ...]:
         """What every reader's state holds alike now (:func:`..session.state.shared_part`),
-        with what the table adds besides the game's (``table``: the pacing's keys);
-        ``infos``: :meth:`seat_infos`, when already made. The public table is worked out
-        once per change."""
+        with what the table adds besides the game's (``table``: the pacing's keys). The
+        public table is worked out once per change."""
         if self.shared_seq != self.seq or self.shared is None:
             self.shared, self.shared_seq = public_table(self.game), self.seq
-        return shared_part(self.game, self.seat_infos() if infos is None else infos,
-                           self.shared, next=self.next_table, **table)
+        return shared_part(self.game, self.seat_infos(), self.shared, next=self.next_table,
+                           **table)
 
     def own_part(self, seat: int | None) -> Own:
         """What only ``seat`` (None: a spectator) reads now."""
@@ -336,11 +335,6 @@ class LiveTable:
     def parts(self, seat: int | None, **table: Any) -> Parts:
         """``seat``'s state in its two parts (``table``: the pacing's keys)."""
         return Parts(self.shared_part(**table), self.own_part(seat))
-
-    def view(self, seat: int | None, **table: Any) -> SeatState:
-        """``seat``'s state (None: a spectator's), with what the table adds besides the
-        game's (``table``: the pacing's keys)."""
-        return self.parts(seat, **table).state()
 
     def legal_texts(self, game: Game, seat: int) -> tuple[str, ...]:
         """``seat``'s legal moves now (``game`` is this table's) as a state lists them,
