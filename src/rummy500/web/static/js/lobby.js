@@ -38,7 +38,8 @@ function suggestedClock(seats) {
 
 /**
  * @type {{ catalogue: Catalogue, values: Record<string, any>, seats: SeatSetup[], name: string,
- *   explainTimer: ReturnType<typeof setTimeout> | undefined, clockChosen: boolean }}
+ *   explainTimer: ReturnType<typeof setTimeout> | undefined, clockChosen: boolean,
+ *   explainFailed: boolean }}
  */
 const form = {
   catalogue: /** @type {Catalogue} */ (/** @type {unknown} */ (null)),
@@ -47,6 +48,7 @@ const form = {
   name: lastName(),
   explainTimer: undefined,
   clockChosen: false, // the person set the turn clock: the seats no longer change it
+  explainFailed: false, // the words under Create are the rules' explanation's failure
 };
 
 async function start() {
@@ -272,16 +274,20 @@ async function explain() {
   try {
     const answer = await postJSON('/api/rules/explain', { rules: rulesObject(), players: Number(field('#players').value) });
     replace($('#explain'), answer.topics.map((/** @type {{ topic: string, text: string }} */ t) => [h('dt', {}, t.topic), h('dd', {}, t.text)]));
-    $('#create-error').textContent = '';
+    // Only its own failure is taken back: a refusal of Create stays to be read.
+    if (form.explainFailed) $('#create-error').textContent = '';
+    form.explainFailed = false;
   } catch (error) {
     replace($('#explain'), h('dd', {}, error.message));
     $('#create-error').textContent = error.message;
+    form.explainFailed = true;
   }
 }
 
 /** @param {SubmitEvent} event */
 async function create(event) {
   event.preventDefault();
+  form.explainFailed = false; // the words under Create are Create's from now
   const error = $('#create-error');
   const seats = form.seats.map((seat, index) => {
     if (seat.kind === 'bot') return { kind: 'bot', bot: seat.bot };
