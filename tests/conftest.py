@@ -81,6 +81,21 @@ SLOW = frozenset({
 """Tests (``path::function``, every case) or whole modules (``path``) that take seconds of
 CPU, or wait seconds, on their own while needing no fixture that would say so: measured
 on a 2-core machine, they were two thirds of the CPU of the tests that need no server."""
+WAITING = frozenset({
+    # Turn clocks and time banks run out, processes restart, a killed or frozen process's
+    # lease lapses, a full disk is noticed: seconds of waiting each, little CPU.
+    "tests/test_server_clock_leave.py",
+    "tests/test_server_durability.py",
+    "tests/test_server_attack_fairness.py::test_a_killed_process_people_are_not_connected_for_ever",
+    "tests/test_server_attack_fairness.py::test_a_frozen_process_people_come_back_when_it_does",
+    "tests/test_server_attack_transport.py::test_a_full_disk_makes_the_server_unready_once_and_ready_again",
+})
+"""Server tests (``path::function``, every case, or whole modules) that mostly wait on real
+time (measured alone: about 170 s, a fifth of it CPU), and whose time bounds are loose. Under
+pytest-xdist they run in a row as one group, which goes first (the largest group) to one
+worker while the others run the browser tests, which keep the two cores busy anyway; left
+among the last tests they ran side by side and left the cores idle. A test whose bounds are
+tight (an undo made within the computer player's pace) stays out of it."""
 POSTGRES_PARAMS = ("database_url", "server")
 """Fixtures whose ``postgresql`` case is a PostgreSQL test."""
 SHARED_ACROSS_MODULES = frozenset({"browser"})
@@ -136,8 +151,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         for marker in sorted(needs(item)):
             item.add_marker(marker)
+        function = item.nodeid.split("[", 1)[0]
         if module_bound(item):
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+        elif function in WAITING or function.split("::", 1)[0] in WAITING:
+            item.add_marker(pytest.mark.xdist_group("waiting"))
     if os.environ.get("PYTEST_XDIST_WORKER"):
         items.sort(key=first_to_start)
 
