@@ -70,8 +70,8 @@ def test_folding_every_update_gives_the_state_a_new_welcome_gives(
 
         def heard(change: Change, _: Any) -> None:  # as the server renders: at each change
             for reader in readers:
-                text = frames.update(change.seq, reader, table.parts(reader),
-                                     table.parts(reader).own.event, {V3})[V3]
+                parts = table.parts(reader)
+                text = frames.update(change.seq, reader, parts, parts.own.event, {V3})[V3]
                 update = json.loads(text)
                 assert set(update) == {"type", "seq", "event", "set", "append"}
                 assert update["seq"] == change.seq == table.seq
