@@ -6,24 +6,12 @@ The batches go through one connection kept out of the pool for them (:class:`App
 taking a connection from the pool and giving it back costs more CPU than storing a
 move (about 80 µs on SQLite; on PostgreSQL a ping to the server too), and at a few
 hundred moves a second most batches hold one move.
-
-On SQLite a batch is written on the event loop itself, not in aiosqlite's thread: the
-statements and the commit (WAL, no wait for the disk) cost less than handing them to a
-thread and back, which wakes the thread and the loop and passes the interpreter's lock
-between them. Nothing that can take long runs there: the connection never waits for
-another writer's lock (a batch that meets one is handed to the thread, which waits) and
-never checkpoints the WAL at a commit: every :data:`CHECKPOINT_EVERY` commits, a checkpoint
-runs in the thread, and the next batch waits for it (a checkpoint that other commits
-overtake leaves the WAL growing: it starts over only when a write begins on a WAL
-wholly copied into the database).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
-import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,15 +19,8 @@ from typing import Any
 import aiosqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from .database import BUSY_WAIT_MS
 from .live import Change
 from .messages import NOTIFY_CHANNEL, Changed, encode
-
-log = logging.getLogger("rummy500.server")
-
-CHECKPOINT_EVERY = 256
-"""SQLite: the WAL is checkpointed after this many batches (each writes a few pages: the
-WAL stays a few MiB)."""
 
 _SQLITE_SET_SEQ = "UPDATE tables SET seq = ?, status = ?, updated = ? WHERE id = ? AND seq = ?"
 _SQLITE_ADD_CHANGE = ("INSERT INTO changes (table_id, seq, seat, move, at, standin, spent) "
@@ -92,34 +73,22 @@ class Appender:
     failed, or that the database closed (PostgreSQL restarted), is let go and the next
     batch takes a new one, so a failure costs the batch under way only."""
 
-    def __init__(self, engine: AsyncEngine, *, postgres: bool,
-                 checkpoint_every: int = CHECKPOINT_EVERY) -> None:
+    def __init__(self, engine: AsyncEngine, *, postgres: bool) -> None:
         self.engine = engine
         self.postgres = postgres
-        self.checkpoint_every = checkpoint_every
         self._held: tuple[AsyncConnection, Any] | None = None
-        self._commits = 0
-        self._checkpointing: asyncio.Task[None] | None = None
 
     async def store(self, batch: Sequence[Append], now: float) -> list[bool] | None:
         """Each append of ``batch`` stored if its table is still where it follows (SQLite:
         None when some table is not: nothing was stored, and the caller goes one by one)."""
-        if self._checkpointing is not None:
-            checkpointing, self._checkpointing = self._checkpointing, None
-            await checkpointing
         database = await self._driver()
         try:
             if self.postgres:
                 return await append_postgres(database, batch, now)
-            stored = await append_sqlite(database, batch, now)
+            return [True] * len(batch) if await append_sqlite(database, batch, now) else None
         except BaseException:
             await self.close()
             raise
-        self._commits += 1
-        if self._commits >= self.checkpoint_every:
-            self._commits = 0
-            self._checkpointing = asyncio.ensure_future(_checkpoint(database))
-        return [True] * len(batch) if stored else None
 
     async def _driver(self) -> Any:
         held = self._held
@@ -128,11 +97,7 @@ class Appender:
         await self.close()
         conn = await self.engine.connect()
         try:
-            database: Any = (await conn.get_raw_connection()).driver_connection
-            if not self.postgres:
-                # Written to on the event loop: never wait there (the module's text).
-                database._conn.execute("PRAGMA busy_timeout=0")
-                database._conn.execute("PRAGMA wal_autocheckpoint=0")
+            database = (await conn.get_raw_connection()).driver_connection
         except BaseException:
             await conn.close()
             raise
@@ -142,25 +107,12 @@ class Appender:
     async def close(self) -> None:
         """Let the kept connection go (it is not given back to the pool: its state is
         not known)."""
-        checkpointing, self._checkpointing = self._checkpointing, None
-        if checkpointing is not None:
-            with contextlib.suppress(BaseException):
-                await checkpointing
         held, self._held = self._held, None
         if held is not None:
             with contextlib.suppress(Exception):
                 await held[0].invalidate()
             with contextlib.suppress(Exception):
                 await held[0].close()
-
-
-async def _checkpoint(database: aiosqlite.Connection) -> None:
-    """SQLite: the WAL copied into the database, in aiosqlite's thread (a failure is
-    told: the next checkpoint may succeed, and the WAL only grows meanwhile)."""
-    try:
-        await (await database.execute("PRAGMA wal_checkpoint(PASSIVE)")).close()
-    except Exception as error:
-        log.warning("checkpointing the SQLite WAL failed: %s", error)
 
 
 def _closed(database: Any) -> bool:
@@ -173,45 +125,27 @@ async def append_sqlite(database: aiosqlite.Connection, batch: Sequence[Append],
                         now: float) -> bool:
     """SQLite: the whole batch stored and committed if every table is still where it
     follows (False: none is, and the caller goes table by table). Written to the
-    driver directly (SQLAlchemy's execute makes sixteen calls: a cursor made and closed
-    for each statement, the result read), on the event loop unless another connection
-    holds the lock to write: then in aiosqlite's thread, which waits for it."""
+    driver directly, all of it in one call to its thread: each call costs a hand-off
+    to the thread and back (more CPU than the statements), and SQLAlchemy's execute
+    makes sixteen (a cursor made and closed for each statement, the result read)."""
     seqs = [(one.made[-1].seq, one.status, now, one.table_id, one.after) for one in batch]
     rows = [(one.table_id, c.seq, c.seat, c.move, now, 1 if c.standin else None,
              c.spent or None) for one in batch for c in one.made]
-    try:
-        return _store_batch(database._conn, seqs, rows)
-    except sqlite3.OperationalError as error:
-        if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:
-            raise
     # aiosqlite has no public call for several statements in one hand-off.
     in_thread: Callable[..., Awaitable[bool]] = database._execute
-    return await in_thread(_store_batch_waiting, database._conn, seqs, rows)
+    return await in_thread(_store_batch, database, seqs, rows)
 
 
-def _store_batch(connection: sqlite3.Connection, seqs: list[tuple[Any, ...]],
+def _store_batch(database: aiosqlite.Connection, seqs: list[tuple[Any, ...]],
                  rows: list[tuple[Any, ...]]) -> bool:
-    """:func:`append_sqlite`'s statements and commit (rolled back if any fails)."""
-    try:
-        if connection.executemany(_SQLITE_SET_SEQ, seqs).rowcount != len(seqs):
-            connection.rollback()
-            return False
-        connection.executemany(_SQLITE_ADD_CHANGE, rows)
-        connection.commit()
-    except BaseException:
+    """In aiosqlite's thread: :func:`append_sqlite`'s statements and commit."""
+    connection = database._conn
+    if connection.executemany(_SQLITE_SET_SEQ, seqs).rowcount != len(seqs):
         connection.rollback()
-        raise
+        return False
+    connection.executemany(_SQLITE_ADD_CHANGE, rows)
+    connection.commit()
     return True
-
-
-def _store_batch_waiting(connection: sqlite3.Connection, seqs: list[tuple[Any, ...]],
-                         rows: list[tuple[Any, ...]]) -> bool:
-    """In aiosqlite's thread: :func:`_store_batch`, waiting for another writer's lock."""
-    connection.execute(f"PRAGMA busy_timeout={BUSY_WAIT_MS}")
-    try:
-        return _store_batch(connection, seqs, rows)
-    finally:
-        connection.execute("PRAGMA busy_timeout=0")
 
 
 async def append_postgres(database: Any, batch: Sequence[Append], now: float) -> list[bool]:
@@ -230,5 +164,4 @@ async def append_postgres(database: Any, batch: Sequence[Append], now: float) ->
     return [one.table_id in moved for one in batch]
 
 
-__all__ = ["CHECKPOINT_EVERY", "Append", "Appender", "append_postgres",
-           "append_sqlite"]
+__all__ = ["Append", "Appender", "append_postgres", "append_sqlite"]

@@ -114,17 +114,13 @@ def plain_postgres_url(url: str) -> str:
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-BUSY_WAIT_MS = 10_000
-"""How long a SQLite connection waits for another writer's lock."""
-
-
 def sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     # WAL with synchronous=NORMAL: a committed change survives the process being killed
     # (only a power cut can lose the last ones), and commits do not wait for the disk.
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute(f"PRAGMA busy_timeout={BUSY_WAIT_MS}")
+    cursor.execute("PRAGMA busy_timeout=10000")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
 
@@ -158,6 +154,5 @@ def private_sqlite_files(database: str) -> None:
             log.warning("could not make %s private (%s)", name, error)
 
 
-__all__ = ["BUSY_WAIT_MS", "DatabaseURLError", "async_url", "changes", "chat", "metadata",
-           "plain_postgres_url", "private_sqlite_files", "ready", "seats", "sqlite_pragmas",
-           "sqlite_reset", "tables"]
+__all__ = ["DatabaseURLError", "async_url", "changes", "chat", "metadata", "plain_postgres_url",
+           "private_sqlite_files", "ready", "seats", "sqlite_pragmas", "sqlite_reset", "tables"]
