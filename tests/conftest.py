@@ -115,6 +115,13 @@ def module_bound(item: pytest.Item) -> bool:
                if name not in SHARED_ACROSS_MODULES)
 
 
+def listed(item: pytest.Item, names: frozenset[str]) -> bool:
+    """Whether ``names`` (of :data:`SLOW`'s and :data:`WAITING`'s form) hold ``item``'s
+    function (every case of it) or its whole module."""
+    function = item.nodeid.split("[", 1)[0]
+    return function in names or function.split("::", 1)[0] in names
+
+
 def needs(item: pytest.Item) -> set[str]:
     """The markers of what ``item`` needs, from its fixtures and their parameters."""
     names = set(getattr(item, "fixturenames", ()))
@@ -130,8 +137,7 @@ def needs(item: pytest.Item) -> set[str]:
         found.add("postgres")
     if names & CLUSTER_FIXTURES:
         found.add("cluster")
-    function = item.nodeid.split("[", 1)[0]
-    if found & {"browser", "cluster"} or function in SLOW or function.split("::", 1)[0] in SLOW:
+    if found & {"browser", "cluster"} or listed(item, SLOW):
         found.add("slow")
     return found
 
@@ -151,10 +157,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         for marker in sorted(needs(item)):
             item.add_marker(marker)
-        function = item.nodeid.split("[", 1)[0]
         if module_bound(item):
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
-        elif function in WAITING or function.split("::", 1)[0] in WAITING:
+        elif listed(item, WAITING):
             item.add_marker(pytest.mark.xdist_group("waiting"))
     if os.environ.get("PYTEST_XDIST_WORKER"):
         items.sort(key=first_to_start)
