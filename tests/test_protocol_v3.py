@@ -13,6 +13,8 @@ import json
 import random
 from typing import Any
 
+import msgspec
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,24 +36,29 @@ def a_table(preset: str, seed: int) -> LiveTable:
     return table
 
 
+read = msgspec.json.Decoder(dict[str, Any]).decode
+"""A frame's JSON text as a client reads it (msgspec's reader: the same data as ``json``'s,
+in a fraction of the time, at every change of every game)."""
+
+
 def welcomed(text: bytes) -> dict[str, Any]:
     """A welcome frame's state, its chat (which has frames of its own) aside."""
-    state: dict[str, Any] = json.loads(text)["state"]
+    state: dict[str, Any] = read(text)["state"]
     assert state.pop("chat") == CHAT
     return state
 
 
 def welcome_state(table: LiveTable, reader: int | None) -> dict[str, Any]:
     """What a new client of ``reader`` would be welcomed with now (its chat aside)."""
-    frame = json.loads(Frames().welcome(table.seq, reader, table.parts(reader), V3, CHAT))
+    frame = read(Frames().welcome(table.seq, reader, table.parts(reader), V3, CHAT))
     assert frame["seq"] == table.seq and frame["state"].pop("chat") == CHAT
     state: dict[str, Any] = frame["state"]
     return state
 
 
-@settings(max_examples=30)
-@given(preset=st.sampled_from(sorted(PRESETS)), seed=st.integers(0, 2**32),
-       joins=st.lists(st.integers(0, 400), min_size=1, max_size=3))
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@settings(max_examples=4)
+@given(seed=st.integers(0, 2**32), joins=st.lists(st.integers(0, 400), min_size=1, max_size=3))
 def test_folding_every_update_gives_the_state_a_new_welcome_gives(
         preset: str, seed: int, joins: list[int]) -> None:
     table = a_table(preset, seed)
@@ -72,7 +79,7 @@ def test_folding_every_update_gives_the_state_a_new_welcome_gives(
             for reader in readers:
                 parts = table.parts(reader)
                 text = frames.update(change.seq, reader, parts, parts.own.event, {V3})[V3]
-                update = json.loads(text)
+                update = read(text)
                 assert set(update) == {"type", "seq", "event", "set", "append"}
                 assert update["seq"] == change.seq == table.seq
                 for (who, _since), state in held.items():

@@ -232,19 +232,37 @@ def test_a_replay_past_its_time_is_stopped_and_the_next_works(servers: Servers,
     # 12,000 moves: some seconds of work, stopped long before its answer reaches 8 MiB.
     server = servers.start(sqlite_url, extra=("--replay-timeout-s", "0.2"))
     long_record = random_record(8, 50)
+    timeouts = 0
     for _ in range(2):  # the worker is killed, and another takes its place
         started = time.monotonic()
         status, answer = replay(server, long_record)
         assert status == 503, answer
         assert "longer than 0.2 s" in refused(answer, "timeout")
+        timeouts += 1
         assert time.monotonic() - started < 10
-        status, answer = replay(server, SMALL)
-        assert status == 200 and answer["ok"]
+        timeouts += small_replay_works(server)
         assert get_rules(server)["presets"]
     with urllib.request.urlopen(metrics_url(server), timeout=30) as page:
         metrics = page.read().decode()
-    assert 'rummy500_replays_total{outcome="timeout"} 2.0' in metrics
+    assert f'rummy500_replays_total{{outcome="timeout"}} {timeouts:.1f}' in metrics
     assert 'rummy500_replays_total{outcome="ok"} 2.0' in metrics
+
+
+def small_replay_works(server: ServerProcess) -> int:
+    """A small record is replayed by the worker that took the killed one's place; the
+    number of its tries that ran over the 0.2 s. The worker runs at a lower priority than
+    the tables, so on a machine kept busy by other tests a try may get too little of the
+    CPU in 0.2 s: it is tried again, for 20 s at most."""
+    over = 0
+    deadline = time.monotonic() + 20
+    while True:
+        status, answer = replay(server, SMALL)
+        if status == 200:
+            assert answer["ok"], answer
+            return over
+        assert "longer than 0.2 s" in refused(answer, "timeout"), answer
+        assert time.monotonic() < deadline, "the new worker never answered in time"
+        over += 1
 
 
 def children(pid: int) -> set[int]:
