@@ -30,6 +30,7 @@ from ..session.state import (
     own_part,
     public_move,
     public_table,
+    seat_moves,
     shared_part,
 )
 from ..session.table_words import TableWords
@@ -341,10 +342,7 @@ class LiveTable:
         worked out once for each change and kept for :meth:`listed_moves`."""
         listed = self.listed
         if listed is None or listed[0] != self.seq or listed[1] != seat:
-            # What the seat's view lists (its turn or none), without copying the deal
-            # into a view first.
-            deal = game.deal
-            moves = tuple(deal.legal_moves()) if deal.turn == seat else ()
+            moves = seat_moves(game, seat)
             listed = self.listed = (self.seq, seat, moves, tuple(map(public_move, moves)))
         return listed[3]
 

@@ -75,9 +75,16 @@ def public_table(game: Game) -> PublicTable:
         tuple(game.totals))
 
 
+def seat_moves(game: Game, seat: int) -> tuple[Move, ...]:
+    """``seat``'s legal moves now (none unless it is its turn), read off the deal as it
+    lies: a seat's whole view would copy the deal's moves first."""
+    deal = game.deal
+    return tuple(deal.legal_moves()) if deal.turn == seat else ()
+
+
 def legal_texts(game: Game, seat: int) -> tuple[str, ...]:
     """``seat``'s legal moves now, as every seat may read them."""
-    return tuple(public_move(move) for move in game.view(seat).legal_moves())
+    return tuple(map(public_move, seat_moves(game, seat)))
 
 
 class Own(NamedTuple):
@@ -186,4 +193,4 @@ def seat_state(game: Game, seat: int | None, seats: Sequence[Mapping[str, Any]])
 
 __all__ = ["OWN_KEYS", "SHARED_KEYS", "WAITING", "Own", "Parts", "build_state", "card_text",
            "deal_event", "hand_faces", "legal_texts", "meld_json", "move_event", "own_part",
-           "public_move", "public_table", "seat_state", "shared_part", "table_meld"]
+           "public_move", "public_table", "seat_moves", "seat_state", "shared_part", "table_meld"]
