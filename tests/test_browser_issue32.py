@@ -144,6 +144,7 @@ def test_1_hint_refusal_and_joker_choice_show_above_the_hand_late_in_a_deal(
 
     # The melds of a late deal: three rows and more.
     assert page.evaluate(FILL_MELDS, 4) >= 3
+    page.wait_for_selector("#actions button[data-action=hint]:enabled")  # the turn is shown
     page.keyboard.press("i")
     page.wait_for_selector("#message .hint button")
     assert page.evaluate("document.activeElement.textContent") == "Play it"
@@ -468,6 +469,7 @@ def test_9_a_hint_writes_a_declared_joker_as_the_log_does(web_server: Server,
     answer = {"seq": seat.seq(), "move": "meld 5c 6c *=7c", "reason": "three in a row"}
     page.route("**/hint", lambda route: route.fulfill(
         status=200, content_type="application/json", body=json.dumps(answer)))
+    page.wait_for_selector("#actions button[data-action=hint]:enabled")  # the turn is shown
     page.keyboard.press("i")
     page.wait_for_selector("#message .hint button")
     hint = page.inner_text("#message .hint")
