@@ -55,7 +55,7 @@ def test_a_table_started_in_the_lobby_and_joined_by_its_link(web_server: Server,
     # The lobby lists the table to return to; returning needs no name again.
     ann_page.goto(web_server.url + "/")
     listed = ann_page.locator("#my-tables li")
-    listed.first.wait_for()
+    ann_page.wait_for_selector("#my-tables li[data-status]")  # its state read from the server
     assert "waiting for players" in listed.first.inner_text()
     listed.first.locator("a", has_text="Return to the table").click()
     ann_page.wait_for_selector("#waiting:not([hidden])")
