@@ -207,9 +207,9 @@ def test_each_meld_lies_before_the_seat_that_laid_it(web_server: Server, browser
 
 
 WATCH_MELD_FLIGHTS = """() => {
-    // Each card flight that lands on the table's melds, once it has landed: where it started
-    // (its top left corner: the flight's transform grows from there) and the panel of the seat
-    // that laid the card, where the page is laid out then.
+    // Each card flight to the table's melds, as it starts: where it starts (the card where it
+    // lands, read with its animation at rest, moved by the flight's first translation: its
+    // transform grows from the top left corner) and the panel of the seat that laid the card.
     window.meldFlights = [];
     const seen = new WeakSet();
     const tick = () => {
@@ -219,15 +219,16 @@ WATCH_MELD_FLIGHTS = """() => {
             seen.add(a);
             const move = /translate\\(([-\\d.e]+)px, ([-\\d.e]+)px\\)/.exec(
                 a.effect.getKeyframes()[0].transform || '');
-            a.finished.then(() => {
-                if (!move || !card.isConnected) return;
-                const by = card.closest('.meld-card').dataset.by;
-                const panel = document.querySelector(`#players .player[data-seat="${by}"]`);
-                const r = card.getBoundingClientRect();
-                const p = panel.getBoundingClientRect();
-                window.meldFlights.push({ by: Number(by), fromLeft: r.left + Number(move[1]),
-                    fromTop: r.top + Number(move[2]), panelLeft: p.left, panelTop: p.top });
-            }, () => {});
+            if (!move) continue;
+            const by = card.closest('.meld-card').dataset.by;
+            const panel = document.querySelector(`#players .player[data-seat="${by}"]`);
+            const p = panel.getBoundingClientRect();
+            const now = a.currentTime;
+            a.currentTime = a.effect.getComputedTiming().endTime;  // at rest: where it lands
+            const r = card.getBoundingClientRect();
+            a.currentTime = now;
+            window.meldFlights.push({ by: Number(by), fromLeft: r.left + Number(move[1]),
+                fromTop: r.top + Number(move[2]), panelLeft: p.left, panelTop: p.top });
         }
         requestAnimationFrame(tick);
     };
