@@ -2,11 +2,12 @@
 
 Appends that arrive while a commit is under way are committed together in the next
 transaction: one commit for many tables, each caller answered after that commit. While
-other tables' moves come in quickly, a commit also waits a moment for more to share it:
-a commit costs more CPU than the moves it stores (a hand-off to SQLite's thread and back,
-or a round trip to PostgreSQL), and at a few hundred moves a second most commits would
-otherwise hold one move. A table played alone never waits: its next move comes only
-once this one is stored.
+other tables' moves come in, a commit also waits ``GATHER_S`` for more to share it: a
+commit costs more CPU than the moves it stores (a hand-off to SQLite's thread and back,
+or a round trip to PostgreSQL, and a wake of the event loop for its outcome), and at a
+few hundred moves a second most commits would otherwise hold one or two moves. The
+wait ends early only when the batch is full. A table played alone never waits: its next
+move comes only once this one is stored.
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ from .live import Change
 
 BATCH_LIMIT = 256
 """Appends committed together in one transaction at most."""
-GATHER_S = 0.002
+GATHER_S = 0.005
 GATHER_WHEN_S = 0.01
 """A commit waits ``GATHER_S`` for more appends when another table (one with no append
-waiting) appended in the last ``GATHER_WHEN_S``."""
+waiting) appended in the last ``GATHER_WHEN_S``: CPU traded for a few milliseconds of
+each move's answer (the README's "The server under load" gives the measured trade)."""
 
 
 class GroupCommit:
@@ -36,7 +38,7 @@ class GroupCommit:
         self._recent: dict[str, float] = {}
         """The tables that appended in the last ``GATHER_WHEN_S``, and when."""
         self._gathering: asyncio.Future[None] | None = None
-        """Set while a batch waits for more: the next append ends the wait."""
+        """Set while a batch waits for more: a full batch ends the wait."""
 
     async def append(self, table_id: str, after: int, made: Sequence[Change],
                      status: str) -> bool:
@@ -46,10 +48,12 @@ class GroupCommit:
         future: asyncio.Future[bool] = loop.create_future()
         self._pending.append(Append(table_id, after, tuple(made), status, future))
         self._recent[table_id] = loop.time()
-        if self._gathering is not None and not self._gathering.done():
-            self._gathering.set_result(None)
+        gathering = self._gathering
+        if (gathering is not None and len(self._pending) >= BATCH_LIMIT
+                and not gathering.done()):
+            gathering.set_result(None)
         if self._writer is None or self._writer.done():
-            self._writer = asyncio.ensure_future(self._write_pending())
+            self._writer = loop.create_task(self._write_pending())
         return await future
 
     async def _write_pending(self) -> None:
@@ -83,9 +87,8 @@ class GroupCommit:
                     one.future.set_result(outcome)
 
     async def _gather(self) -> None:
-        """Wait until another append comes or ``GATHER_S`` passes: the batch then holds at
-        least two appends (and whatever came with the second), or the wait ends on its own
-        (the event loop woken by the timer only then)."""
+        """Wait ``GATHER_S``, or until the batch is full, for more appends to share the
+        commit."""
         loop = asyncio.get_running_loop()
         self._gathering = gathering = loop.create_future()
         timer = loop.call_later(GATHER_S, _end, gathering)

@@ -309,10 +309,11 @@ class LiveTable:
 
     def seat_infos(self) -> list[SeatInfo]:
         bots = bot_seat_names([seat.bot if seat.kind == BOT else None for seat in self.seats])
+        now = time.time()
         return [SeatInfo(seat.seat, seat.kind, seat.name or bot or f"Seat {seat.seat + 1}",
                          seat.kind == BOT or self.connected.get(seat.seat, False), seat.open,
                          seat.bot if seat.kind == BOT else None,
-                         STANDIN_BOT if seat.seat in self.standins else None, seat.kept(),
+                         STANDIN_BOT if seat.seat in self.standins else None, seat.kept(now),
                          seat.left_at is not None)
                 for seat, bot in zip(self.seats, bots, strict=True)]
 
