@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 from ..net.protocol import V2, V3
 from ..session.seat_state import SeatState, encode, plain, version2
-from ..session.state import OWN_KEYS, SHARED_KEYS, Parts
+from ..session.state import SHARED_KEYS, Parts
 
 GROWING = ("history", "deals")
 """The keys of a state whose list only grows within a deal (``history``) or a game
