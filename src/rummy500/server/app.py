@@ -79,7 +79,11 @@ def create_app(store: Store, *, settings: ServerSettings | None = None,
 
     async def create_table(request: Request) -> Response:
         data = await read_object(request, BODY_LIMIT)
-        spec, seats = table_spec(data, allow_seeds=settings.allow_seeds)
+        if data.get("moves") is None:
+            spec, seats = table_spec(data, allow_seeds=settings.allow_seeds)
+        else:  # up to MOVES_LIMIT moves played and checked: not on the event loop
+            spec, seats = await asyncio.to_thread(table_spec, data,
+                                                  allow_seeds=settings.allow_seeds)
         if not any(seat.kind == PERSON for seat in seats):
             raise ApiError(400, "needs_person", "a table needs at least one person seat: "
                            "computer players play only with people")

@@ -162,7 +162,9 @@ class Master:
                 entry.token_hash = token_hash(token)
                 break
         table = LiveTable(table_id, spec, seats)
-        made = self._start(table)
+        # A table that starts at a chosen position plays its moves again here: nobody else
+        # holds it yet, so they are played off the event loop.
+        made = await asyncio.to_thread(self._start, table) if spec.prefix else self._start(table)
         await self.store.create(table_id, spec, seats, made, creator=creator)
         async with self.lock(table_id):
             self._hold(table)

@@ -4,7 +4,8 @@ whichever seat is to move, a deal that ends dealing the next. They are checked h
 each as a move made at the table is checked, and kept as the :attr:`.live.Spec.prefix`;
 they are stored as the table's first changes, ordinary ones (a replay, a review and
 Take back read them as any others). Only a server started with ``--allow-seeds`` takes
-them, with a seed: whoever chooses the moves knows the shuffle."""
+them, with a seed: whoever chooses the moves knows the shuffle. They are played (here, and
+again on the new table) in a worker thread, not on the event loop."""
 
 from __future__ import annotations
 
