@@ -1,9 +1,9 @@
 // Makes the browser's types of the protocol from the server's: the JSON Schema of the
-// state and frames is written from the Python types (python -m rummy500.server.schema), then
+// state and frames is written from the Python types (python -m rummy500.web.protocol_schema), then
 // turned into TypeScript declarations (json-schema-to-typescript) that protocol.js imports,
 // so `tsc --checkJs` checks the pages against what the server sends. Both files are
 // committed; a test makes them again and fails when they differ: run `npm run types` after
-// changing the types of rummy500.session.seat_state or rummy500.server.schema.
+// changing the types of rummy500.session.seat_state or rummy500.web.protocol_schema.
 //
 // node scripts/protocol_types.mjs [--no-python] [OUT]: --no-python reads the committed
 // schema as it is; OUT names a .d.ts to write in place of the committed one (the test's).
@@ -20,7 +20,7 @@ export const TYPES = join(JS, 'protocol-types.d.ts');
 
 const BANNER = `// The types of the protocol's state and frames (docs/protocol.md, version 3), made by
 // \`npm run types\` from protocol.schema.json, itself made from the server's Python types
-// (rummy500.server.schema): do not edit; protocol.js names them for the pages.`;
+// (rummy500.web.protocol_schema): do not edit; protocol.js names them for the pages.`;
 
 /**
  * The declarations of a schema: its root's type, then one for each of its definitions (each
@@ -50,7 +50,7 @@ async function main() {
   if (!args.includes('--no-python')) {
     const venv = join(ROOT, '.venv/bin/python');
     const python = process.env.PYTHON || (existsSync(venv) ? venv : 'python3');
-    execFileSync(python, ['-m', 'rummy500.server.schema', SCHEMA], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync(python, ['-m', 'rummy500.web.protocol_schema', SCHEMA], { cwd: ROOT, stdio: 'inherit' });
   }
   const out = args.find((arg) => !arg.startsWith('--')) || TYPES;
   writeFileSync(out, await declarations(JSON.parse(readFileSync(SCHEMA, 'utf8'))));

@@ -17,13 +17,13 @@ import pytest
 from rummy500.bots import make_bot
 from rummy500.net.protocol import V3
 from rummy500.rules import make_rules
-from rummy500.server import schema
 from rummy500.server.frames import Frames
 from rummy500.server.live import BOT, Change, LiveTable, Seat, Spec
-from rummy500.server.schema import NoEvent, UndoEvent, Update, Welcome
 from rummy500.server.talk_store import _line
 from rummy500.server.undo import undo_event
 from rummy500.session.seat_state import HistoryEntry, SeatState
+from rummy500.web import protocol_schema as schema
+from rummy500.web.protocol_schema import NoEvent, UndoEvent, Update, Welcome
 
 
 def test_the_committed_schema_is_the_schema_of_today_s_types(tmp_path: Path) -> None:

@@ -1,7 +1,8 @@
 """The online protocol's versions, and how a client keeps a seat's state from its frames
 (docs/protocol.md). The server writes the frames (:mod:`rummy500.server.frames`); every
 client in Python (:mod:`rummy500.net.client`, and through it the terminal's online seat)
-reads them with :func:`apply_frame`, the browser with ``js/protocol.js``.
+reads them with :func:`apply_frame`, and the browser's table page with its own fold of
+the same frames.
 
 >>> state = {"hand": ["7h"], "history": [{"text": "a"}], "turn": 0}
 >>> fold(state, {"set": {"turn": 1, "hand": ["7h", "8h"]}, "append": {"history": [{"text": "b"}]}})

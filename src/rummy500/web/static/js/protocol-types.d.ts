@@ -1,9 +1,9 @@
 // The types of the protocol's state and frames (docs/protocol.md, version 3), made by
 // `npm run types` from protocol.schema.json, itself made from the server's Python types
-// (rummy500.server.schema): do not edit; protocol.js names them for the pages.
+// (rummy500.web.protocol_schema): do not edit; protocol.js names them for the pages.
 
 /**
- * A welcome or update frame of version 3 of the protocol (docs/protocol.md); made by python -m rummy500.server.schema from the server's types: do not edit.
+ * A welcome or update frame of version 3 of the protocol (docs/protocol.md); made by python -m rummy500.web.protocol_schema from the server's types: do not edit.
  */
 export type ProtocolFrame = Welcome | Update;
 

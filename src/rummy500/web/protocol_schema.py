@@ -1,11 +1,11 @@
 """The JSON Schema of the protocol's state and of version 3's ``welcome`` and ``update``
 frames, made from the Python types the server writes them from
 (:mod:`rummy500.session.seat_state`, :mod:`rummy500.server.frames`), so that what the
-browser is typed against (``web/static/js/protocol-types.d.ts``, made from this schema by
-``npm run types``) cannot drift from what the server sends.
+browser is typed against (the TypeScript declarations beside the pages' modules, made from
+this schema by ``npm run types``) cannot drift from what the server sends.
 
-``python -m rummy500.server.schema [PATH]`` writes it (to :data:`SCHEMA_PATH` by default);
-``--check`` says whether the file there is what the types give today.
+``python -m rummy500.web.protocol_schema [PATH]`` writes it (to :data:`SCHEMA_PATH` by
+default); ``--check`` says whether the file there is what the types give today.
 
 The types a frame adds to the state are here: a welcome's state is a
 :class:`~rummy500.session.seat_state.SeatState` with the table's ``chat``; an update's
@@ -28,11 +28,11 @@ import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
 from ..net.protocol import V3
+from ..server.frames import GROWING
+from ..server.messages import LINE_FIELDS
 from ..session.seat_state import HistoryEntry, SeatState
-from .frames import GROWING
-from .messages import LINE_FIELDS
 
-SCHEMA_PATH = Path(__file__).resolve().parents[1] / "web" / "static" / "js" / "protocol.schema.json"
+SCHEMA_PATH = Path(__file__).resolve().parent / "static" / "js" / "protocol.schema.json"
 """Where the schema is kept (beside the browser's modules, which are typed from it)."""
 
 CHAT_OPTIONAL = ("react",)
@@ -199,8 +199,8 @@ def schema() -> dict[str, Any]:
         "$schema": "http://json-schema.org/draft-07/schema#",
         "title": "ProtocolFrame",
         "description": f"A welcome or update frame of version {V3} of the protocol "
-                       "(docs/protocol.md); made by python -m rummy500.server.schema from the "
-                       "server's types: do not edit.",
+                       "(docs/protocol.md); made by python -m rummy500.web.protocol_schema "
+                       "from the server's types: do not edit.",
         "anyOf": list(refs[:2]),
         "definitions": _described(components),
     }
