@@ -210,8 +210,10 @@ async def test_a_whole_game_played_with_keys_and_clicks(settings: TableSettings,
         await pilot.press("a")  # play again: a new game with the same set-up
         await pilot.pause()
         again = table_of(app).session
-        assert again is not session and not again.finished
-        assert again.settings.seats == settings.seats
+        # A new shuffle: big hands of a short stock may let a computer player end the new
+        # game's one deal before the person's first turn, so it may be over already.
+        assert again is not session and len(again.game.deals) == 1
+        assert again.settings.seats == settings.seats and again.settings.seed != settings.seed
 
 
 # -- positions set up to reach every action -------------------------------------------------------
