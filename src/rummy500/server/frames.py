@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 from ..net.protocol import V2, V3
 from ..session.seat_state import SeatState, encode, plain, version2
-from ..session.state import SHARED_KEYS, Parts
+from ..session.state import OWN_KEYS, SHARED_KEYS, Parts
 
 GROWING = ("history", "deals")
 """The keys of a state whose list only grows within a deal (``history``) or a game
@@ -32,6 +32,8 @@ GROWING = ("history", "deals")
 
 STATE_KEYS: tuple[str, ...] = SeatState.__struct_fields__
 _DEAL = SHARED_KEYS.index("deal")
+_SINGLE = tuple(index for index, key in enumerate(OWN_KEYS) if key not in GROWING)
+"""The places in :class:`~rummy500.session.state.Own` of the reader's keys compared whole."""
 
 Reader = int | None
 
@@ -126,17 +128,13 @@ class Frames:
         if kept is None:
             return whole(parts.state(), V3), {}
         shared = self._shared_changes(kept.parts.shared, parts.shared)
-        before, after = kept.parts.own, parts.own
         mine: dict[str, Any] = {}
         grown: dict[str, Any] = {}
-        # A reader's seat never changes; its other single values seldom do, and are then
-        # mostly other objects (a hand's faces are made once for each hand).
-        if before.hand is not after.hand and before.hand != after.hand:
-            mine["hand"] = after.hand
-        if before.legal is not after.legal and before.legal != after.legal:
-            mine["legal"] = after.legal
-        if before.can_undo is not after.can_undo:
-            mine["can_undo"] = after.can_undo
+        before, after = kept.parts.own, parts.own
+        for index in _SINGLE:
+            old, new = before[index], after[index]
+            if old is not new and old != new:
+                mine[OWN_KEYS[index]] = new
         history = added(before.history, kept.history, after.history)
         if history is None or kept.parts.shared[_DEAL] != parts.shared[_DEAL]:
             mine["history"] = tuple(after.history)
